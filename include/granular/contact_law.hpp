@@ -1,0 +1,168 @@
+// The contact law shared by every model of granular (spec thesis-packings.md §2, §3.2–3.3).
+//
+// Normal force (eq. 4.2, with the erratum of 4.53):   n = max(k_n δ + γ_n δ̇, 0)
+//   δ  = R_a + R_b − |r_b − r_a| is the overlap, δ̇ its rate; no attraction, no cohesion.
+// Tangential force, the "elastic skin" (eqs. 4.5–4.7): τ = −k_t ξ along t̂ on disk a,
+//   ξ = λ − λ*, λ computed from coordinates (not by integrating u_t):
+//   disk–disk  λ_ab = R_a θ_a + R_b θ_b − β_ab (R_a + R_b)
+//   disk–wall  λ_aw = R_a θ_a + (r_a − r_ref)·t̂        (flat walls: β_aw is constant)
+//   Coulomb cap |k_t ξ| ≤ μ n with μ_static = μ_dynamic; a slip moves λ* so that the force
+//   sits on the cap; memory is lost when the contact opens.
+// Sign convention (spec §2.2, "a self-consistent implementation"): e = (r_b − r_a)/|r_b − r_a|,
+//   t̂ = ẑ × e, u_t = (v_a − v_b)·t̂ + R_a ω_a + R_b ω_b = dλ/dt. Force on a: −n e − k_t ξ t̂,
+//   torque on a: −R_a k_t ξ; force on b is the opposite, torque on b: −R_b k_t ξ.
+//
+// The closed forms of a single collision (e_n, t_c, e_t limits) live here too, so that the
+// simulated collisions and the event-driven rules mean the same thing.
+#pragma once
+
+#include <cmath>
+
+#include "granular/hd.hpp"
+
+namespace granular {
+
+// Parameters of one contact type (disk–disk or disk–wall).
+struct ContactParams {
+  double k_n;      // normal stiffness [N/m]
+  double k_t;      // skin (tangential) stiffness [N/m]
+  double gamma_n;  // normal dashpot coefficient [kg/s]
+  double mu;       // Coulomb friction coefficient, static = dynamic [-]
+};
+
+// Normal force magnitude with the cutoff that forbids attraction (eq. 4.2).
+GRANULAR_HD inline double normal_force(const ContactParams& p, double overlap,
+                                       double overlap_rate) {
+  const double n = p.k_n * overlap + p.gamma_n * overlap_rate;
+  return n > 0.0 ? n : 0.0;
+}
+
+// Elastic-skin history of one contact. ξ = xi_anchor + (change of λ since the anchors were
+// taken); re-anchoring at every slip keeps the differences small, so θ may grow without bound
+// (many turns) and ξ stays accurate (spec §2.2 [S] "store θ_a*, θ_b*, β*").
+struct SkinHistory {
+  double theta_a;    // θ of disk a when anchored [rad]
+  double theta_b;    // θ of disk b when anchored [rad] (unused for walls)
+  double position;   // disk–disk: β_ab [rad]; disk–wall: (r_a − r_ref)·t̂ [m], when anchored
+  double xi_anchor;  // ξ = λ − λ* at the anchor [m]
+};
+
+// Wrap an angle difference into (−π, π].
+GRANULAR_HD inline double wrap_angle(double a) {
+  const double two_pi = 6.283185307179586476925286766559;
+  const double pi = 3.141592653589793238462643383280;
+  a = fmod(a, two_pi);
+  if (a > pi) a -= two_pi;
+  if (a <= -pi) a += two_pi;
+  return a;
+}
+
+// A freshly closed contact: λ* = λ, so ξ = 0.
+GRANULAR_HD inline SkinHistory skin_open(double theta_a, double theta_b, double position) {
+  return {theta_a, theta_b, position, 0.0};
+}
+
+// ξ of a disk–disk pair (eq. 4.5) from its history and the current coordinates.
+GRANULAR_HD inline double skin_xi_disk_disk(const SkinHistory& h, double r_a, double r_b,
+                                            double theta_a, double theta_b, double beta) {
+  return h.xi_anchor + r_a * (theta_a - h.theta_a) + r_b * (theta_b - h.theta_b) -
+         (r_a + r_b) * wrap_angle(beta - h.position);
+}
+
+// ξ of a disk–wall contact (eq. 4.7) from its history; s = (r_a − r_ref)·t̂ [m].
+GRANULAR_HD inline double skin_xi_disk_wall(const SkinHistory& h, double r_a, double theta_a,
+                                            double s) {
+  return h.xi_anchor + r_a * (theta_a - h.theta_a) + (s - h.position);
+}
+
+// Coulomb cap of the skin (eq. 4.6 and the reset recipe): if k_t|ξ| > μ n the skin slips and
+// the history is re-anchored at the current coordinates with ξ = sgn(ξ) μ n / k_t.
+// Returns the capped ξ.
+GRANULAR_HD inline double skin_cap(const ContactParams& p, double xi, double n, SkinHistory& h,
+                                   double theta_a, double theta_b, double position) {
+  const double xi_max = p.k_t > 0.0 ? p.mu * n / p.k_t : 0.0;
+  if (fabs(xi) <= xi_max) return xi;
+  const double capped = xi > 0.0 ? xi_max : -xi_max;
+  h = {theta_a, theta_b, position, capped};
+  return capped;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closed forms of one collision with a constant normal (spec §3.2–3.3).
+
+// Effective mass of a disk–disk pair [kg]; for a wall pass m_b = INFINITY (gives m_a).
+GRANULAR_HD inline double effective_mass(double m_a, double m_b) {
+  return m_b > 1e300 ? m_a : m_a * m_b / (m_a + m_b);
+}
+
+struct NormalRestitution {
+  double e_n;  // normal coefficient of restitution |u_n'/u_n| [-]
+  double t_c;  // collision duration: from first touch until n first vanishes [s]
+};
+
+// Linear dashpot with cutoff, collision ending when n first vanishes (eqs. 4.55–4.56).
+// ω0² = k_n/m_eff, β = γ_n/(2 m_eff), ω_n² = |ω0² − β²|; in every regime e_n = exp(−β t_c).
+GRANULAR_HD inline NormalRestitution linear_dashpot_restitution(double k_n, double gamma_n,
+                                                                double m_eff) {
+  const double pi = 3.141592653589793238462643383280;
+  const double omega0 = sqrt(k_n / m_eff);
+  const double beta = gamma_n / (2.0 * m_eff);
+  const double c = beta / omega0;
+  double t_c;
+  if (fabs(c - 1.0) < 1e-9) {
+    // critical damping: δ ∝ t e^{−βt}, n ∝ (2 − βt)
+    t_c = 2.0 / beta;
+  } else if (c < 1.0) {
+    // underdamped: tan(ω_n t_c) = −2βω_n/(ω_n² − β²), the first root after 0 (4.55 a, b)
+    const double omega_n = sqrt(omega0 * omega0 - beta * beta);
+    t_c = (pi - atan2(2.0 * beta * omega_n, omega_n * omega_n - beta * beta)) / omega_n;
+  } else {
+    // overdamped (4.55 c)
+    const double omega_n = sqrt(beta * beta - omega0 * omega0);
+    t_c = log((beta + omega_n) / (beta - omega_n)) / omega_n;
+  }
+  return {exp(-beta * t_c), t_c};
+}
+
+// Naive restitution of the undamped-cutoff reading (collision ends at δ = 0), underdamped only:
+// e_n = exp(−πc/√(1−c²)). Kept to show how far it is from (4.56); NaN when c ≥ 1.
+GRANULAR_HD inline double naive_restitution(double k_n, double gamma_n, double m_eff) {
+  const double pi = 3.141592653589793238462643383280;
+  const double c = gamma_n / (2.0 * sqrt(k_n * m_eff));
+  return c < 1.0 ? exp(-pi * c / sqrt(1.0 - c * c)) : NAN;
+}
+
+// Tangential restitution when the contact slides during the whole collision (eq. 4.75):
+// e_t = 1 − 3μ(1 + e_n)|u_n/u_t|, with ratio = |u_t/u_n|. The factor 3 is m_eff/α for disks
+// (I = mR²/2).
+GRANULAR_HD inline double full_sliding_e_t(double e_n, double mu, double ratio) {
+  return 1.0 - 3.0 * mu * (1.0 + e_n) / ratio;
+}
+
+// Smallest |u_t/u_n| above which the collision slides throughout (γ_n = 0), with the corrected
+// condition of spec §3.3: max(μ/κ, 6μ − μ/κ), κ = k_t/k_n. The thesis' (4.76) alone is wrong.
+GRANULAR_HD inline double full_sliding_threshold(double mu, double kappa) {
+  const double a = mu / kappa;
+  const double b = 6.0 * mu - mu / kappa;
+  return a > b ? a : b;
+}
+
+// Small-|u_t/u_n| limit (eq. 4.79): the contact sticks and the skin oscillates at
+// ω_t = √(3 k_t / m_eff) for the whole collision: e_t → cos(ω_t t_c).
+GRANULAR_HD inline double sticking_limit_e_t(double k_t, double m_eff, double t_c) {
+  return cos(sqrt(3.0 * k_t / m_eff) * t_c);
+}
+
+// The fastest rate [1/s] of one contact's linear dynamics: the normal mode (|eigenvalue| of
+// the damped oscillator: ω0 when underdamped, β + ω_n when overdamped) and the sticking skin
+// mode ω_t. An explicit integrator needs dt well below 1/rate.
+GRANULAR_HD inline double fastest_contact_rate(const ContactParams& p, double m_eff) {
+  const double omega0_sq = p.k_n / m_eff;
+  const double beta = p.gamma_n / (2.0 * m_eff);
+  double normal = sqrt(omega0_sq);
+  if (beta * beta > omega0_sq) normal = beta + sqrt(beta * beta - omega0_sq);
+  const double skin = sqrt(3.0 * p.k_t / m_eff);
+  return normal > skin ? normal : skin;
+}
+
+}  // namespace granular

@@ -1,0 +1,24 @@
+// GRANULAR_HD marks functions that run on host and device: __host__ __device__ under nvcc,
+// nothing under a host compiler. Every per-disk and per-contact physics function carries it.
+#pragma once
+
+#if defined(__CUDACC__)
+#define GRANULAR_HD __host__ __device__
+#else
+#define GRANULAR_HD
+#endif
+
+#if !defined(NDEBUG) && !defined(__CUDA_ARCH__)
+#include <cassert>
+#define GRANULAR_ASSERT(cond) assert(cond)
+#else
+#define GRANULAR_ASSERT(cond) ((void)0)
+#endif
+
+// Host-only headers (JSON, files, std::string) refuse to compile under nvcc, so that device
+// code cannot pull them in by accident.
+#if defined(__CUDACC__)
+#define GRANULAR_HOST_ONLY 0
+#else
+#define GRANULAR_HOST_ONLY 1
+#endif

@@ -1,0 +1,28 @@
+// Backends advance an ensemble: they schedule the GRANULAR_HD stages of step.hpp over packings
+// and disks and add no physics. Packings with a status flag set do not advance.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "granular/md/model.hpp"
+#include "granular/md/state.hpp"
+
+namespace granular::md {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // Sets the initial accelerations from the forces of the current state.
+  virtual void initialize(const EnsembleModel& m, EnsembleState& s) = 0;
+  // Advances every healthy packing by `steps` steps.
+  virtual void advance(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) = 0;
+  virtual std::string name() const = 0;
+};
+
+// OpenMP over packings; threads <= 0 uses the OpenMP default. Results are bitwise identical for
+// any thread count: a packing is always stepped by one thread.
+std::unique_ptr<Backend> make_cpu_backend(int threads);
+
+}  // namespace granular::md

@@ -1,0 +1,88 @@
+// EnsembleState: everything that changes during a run of an ensemble (MuJoCo's mjData).
+// A checkpoint is this struct: restarting from it reproduces the uninterrupted run bitwise.
+// Arrays are sized once by make_state; no step allocates.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "granular/contact_law.hpp"
+#include "granular/md/model.hpp"
+
+namespace granular::md {
+
+// One contact-history slot of a disk. Disk–disk slots are keyed by the partner's index and
+// hold the pair's history in canonical order (a = lower index), so both disks of a pair
+// carry bitwise-identical copies. Wall slots are keyed by the wall.
+struct ContactSlot {
+  int partner;  // partner disk index (disk–disk) or wall id (wall slots); −1 when free
+  SkinHistory skin;
+};
+
+enum Wall : int { wall_left = 0, wall_right = 1, wall_bottom = 2 };
+constexpr int n_walls = 3;
+
+// Cell grid of one packing, written at each neighbor rebuild.
+struct CellGrid {
+  int nx;         // cells across the box
+  int ny;         // cell rows in use (≤ rows allocated; higher disks share the top row)
+  double size;    // cell edge ≥ largest diameter + skin [m]
+  double y_min;   // bottom edge of row 0 [m]
+};
+
+// Per-packing status flags; a packing with any flag set stops advancing, the others go on.
+enum StatusFlag : std::uint32_t {
+  status_ok = 0,
+  status_neighbor_overflow = 1u << 0,  // a disk had more than max_neighbors candidates
+  status_contact_overflow = 1u << 1,   // a disk had more than max_contacts open contacts
+  status_non_finite = 1u << 2,         // a position or velocity became NaN or infinite
+};
+
+struct EnsembleState {
+  std::int64_t step = 0;  // steps taken since t0
+  double t0 = 0.0;        // time at step 0 [s]; the drive starts at t = 0 (t0 < 0 settles)
+
+  // kinematics (n_disks); written by predict() and correct()
+  std::vector<double> x, y;      // centre [m]
+  std::vector<double> theta;     // unwrapped rotation angle, counter-clockwise [rad]
+  std::vector<double> vx, vy;    // velocity [m/s]
+  std::vector<double> omega;     // angular velocity [rad/s]
+  std::vector<double> ax, ay;    // acceleration [m/s²]
+  std::vector<double> alpha;     // angular acceleration [rad/s²]
+  // Gear 5th order: 3rd, 4th and 5th time derivatives of x, y, θ (n_disks x 9), SI units;
+  // written by predict() and correct(), unused by velocity Verlet
+  std::vector<double> gear_high;
+
+  // force [N] and torque [N m] on each disk (n_disks); written by forces()
+  std::vector<double> fx, fy, torque;
+
+  // Verlet neighbor list (n_disks x max_neighbors, ascending partner index) and counts
+  // (n_disks); positions at the last rebuild (n_disks); written by rebuild()
+  std::vector<int> neighbors;
+  std::vector<int> neighbor_count;
+  std::vector<double> x_ref, y_ref;
+
+  // cell binning scratch of rebuild(): cells of packing p are
+  // [cell_offset[p], cell_offset[p+1]); cell_start has one extra entry per packing
+  std::vector<int> cell_offset;  // (n_packings+1)
+  std::vector<int> cell_start;   // (total cells + n_packings)
+  std::vector<int> cell_disks;   // disk indices sorted by cell (n_disks)
+  std::vector<CellGrid> grids;   // (n_packings)
+
+  // contact history: disk–disk (n_disks x max_contacts) and wall (n_disks x n_walls) slots;
+  // written by forces()
+  std::vector<ContactSlot> contacts;
+  std::vector<ContactSlot> walls;
+
+  std::vector<std::uint32_t> status;        // StatusFlag bits (n_packings)
+  std::vector<std::int64_t> rebuild_count;  // neighbor rebuilds so far (n_packings)
+
+  double time(const EnsembleModel& m) const { return t0 + static_cast<double>(step) * m.dt; }
+};
+
+// Sizes every array of the state for the model, with disks at rest at the given positions
+// (n_disks each) and no contacts; the first step builds the neighbor lists.
+EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
+                         const std::vector<double>& y, double t0);
+
+}  // namespace granular::md

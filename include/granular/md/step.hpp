@@ -1,0 +1,277 @@
+// The stages of one MD step, each a GRANULAR_HD function of one disk (or one packing, for the
+// rebuild decision and the binning). A backend calls them in this order for every packing:
+//   predict -> rebuild_if_needed (needs_rebuild, bin_packing, build_neighbors) -> forces -> correct
+// and adds scheduling only (ARCHITECTURE.md, "Data flow").
+#pragma once
+
+#include <cmath>
+
+#include "granular/contact_law.hpp"
+#include "granular/hd.hpp"
+#include "granular/md/contact.hpp"
+#include "granular/md/integrator.hpp"
+#include "granular/md/view.hpp"
+
+namespace granular::md {
+
+GRANULAR_HD inline DiskKinematics disk_kinematics(const EnsembleView& v, int i) {
+  return {{v.x[i], v.y[i]}, {v.vx[i], v.vy[i]}, v.theta[i], v.radius[i]};
+}
+
+// predict: advance disk i's coordinates to the end of the step (before forces).
+GRANULAR_HD inline void predict_disk(const EnsembleView& v, int i) {
+  if (v.integrator == Integrator::gear5) {
+    double* g = v.gear_high + 9 * i;
+    gear5_predict(v.dt, v.x[i], v.vx[i], v.ax[i], g[0], g[1], g[2]);
+    gear5_predict(v.dt, v.y[i], v.vy[i], v.ay[i], g[3], g[4], g[5]);
+    gear5_predict(v.dt, v.theta[i], v.omega[i], v.alpha[i], g[6], g[7], g[8]);
+  } else {
+    verlet_predict(v.dt, v.x[i], v.vx[i], v.ax[i]);
+    verlet_predict(v.dt, v.y[i], v.vy[i], v.ay[i]);
+    verlet_predict(v.dt, v.theta[i], v.omega[i], v.alpha[i]);
+  }
+}
+
+// Has disk i moved more than half the skin since the last rebuild?
+GRANULAR_HD inline bool moved_beyond_half_skin(const EnsembleView& v, int i) {
+  const double dx = v.x[i] - v.x_ref[i];
+  const double dy = v.y[i] - v.y_ref[i];
+  return 4.0 * (dx * dx + dy * dy) > v.skin * v.skin;
+}
+
+// Row of a height in packing p's cell grid; disks above the allocated rows share the top row
+// and disks below the floor the bottom row (still correct, only slower).
+GRANULAR_HD inline int cell_row(const CellGrid& g, double y) {
+  const double r = floor((y - g.y_min) / g.size);
+  if (!(r >= 0.0)) return 0;  // also catches NaN
+  return r >= g.ny - 1 ? g.ny - 1 : static_cast<int>(r);
+}
+
+GRANULAR_HD inline int cell_column(const CellGrid& g, double x) {
+  const double c = floor(x / g.size);
+  if (!(c >= 0.0)) return 0;
+  return c >= g.nx - 1 ? g.nx - 1 : static_cast<int>(c);
+}
+
+// Bins packing p's disks into its cell grid by a counting sort (serial within the packing, so
+// the order of cell_disks is deterministic). Also records the rebuild positions.
+GRANULAR_HD inline void bin_packing(const EnsembleView& v, int p) {
+  const int first = v.offset[p];
+  const int last = v.offset[p + 1];
+  CellGrid& g = v.grids[p];
+  const int rows_allocated = (v.cell_offset[p + 1] - v.cell_offset[p]) / g.nx;
+  double y_lo = v.y[first];
+  double y_hi = v.y[first];
+  for (int i = first; i < last; ++i) {
+    y_lo = fmin(y_lo, v.y[i]);
+    y_hi = fmax(y_hi, v.y[i]);
+  }
+  g.y_min = y_lo;
+  const int rows = static_cast<int>(floor((y_hi - y_lo) / g.size)) + 1;
+  g.ny = rows < rows_allocated ? (rows > 0 ? rows : 1) : rows_allocated;
+  const int n_cells = g.nx * g.ny;
+
+  // counting sort: cell_start[c] counts, then prefix sums, then scatter
+  int* start = v.cell_start + v.cell_offset[p] + p;
+  for (int c = 0; c <= n_cells; ++c) start[c] = 0;
+  for (int i = first; i < last; ++i) {
+    const int c = cell_row(g, v.y[i]) * g.nx + cell_column(g, v.x[i]);
+    ++start[c + 1];
+  }
+  for (int c = 0; c < n_cells; ++c) start[c + 1] += start[c];
+  for (int i = first; i < last; ++i) {
+    const int c = cell_row(g, v.y[i]) * g.nx + cell_column(g, v.x[i]);
+    // start[c] is used as the fill cursor and restored below
+    v.cell_disks[first + start[c]++] = i;
+  }
+  for (int c = n_cells; c > 0; --c) start[c] = start[c - 1];
+  start[0] = 0;
+  for (int i = first; i < last; ++i) {
+    v.x_ref[i] = v.x[i];
+    v.y_ref[i] = v.y[i];
+  }
+}
+
+// Builds disk i's Verlet list: every disk j of its packing with |r_ij| < R_i + R_j + skin,
+// in ascending index order. Frees history slots of partners that left the list. Returns false
+// on overflow (the list is then incomplete and the packing must stop).
+GRANULAR_HD inline bool build_neighbors(const EnsembleView& v, int p, int i) {
+  const CellGrid& g = v.grids[p];
+  const int first = v.offset[p];
+  const int* start = v.cell_start + v.cell_offset[p] + p;
+  int* list = v.neighbors + i * v.max_neighbors;
+  int count = 0;
+  bool ok = true;
+  const int row = cell_row(g, v.y[i]);
+  const int col = cell_column(g, v.x[i]);
+  for (int r = row - 1; r <= row + 1; ++r) {
+    if (r < 0 || r >= g.ny) continue;
+    for (int c = col - 1; c <= col + 1; ++c) {
+      if (c < 0 || c >= g.nx) continue;
+      const int cell = r * g.nx + c;
+      for (int k = start[cell]; k < start[cell + 1]; ++k) {
+        const int j = v.cell_disks[first + k];
+        if (j == i) continue;
+        const double dx = v.x[j] - v.x[i];
+        const double dy = v.y[j] - v.y[i];
+        const double cut = v.radius[i] + v.radius[j] + v.skin;
+        if (dx * dx + dy * dy >= cut * cut) continue;
+        if (count == v.max_neighbors) {
+          ok = false;
+          continue;
+        }
+        // insertion keeps the list ascending
+        int pos = count++;
+        while (pos > 0 && list[pos - 1] > j) {
+          list[pos] = list[pos - 1];
+          --pos;
+        }
+        list[pos] = j;
+      }
+    }
+  }
+  v.neighbor_count[i] = count;
+
+  // a contact partner always stays in the list while the contact is open; free the rest
+  ContactSlot* slots = v.contacts + i * v.max_contacts;
+  for (int k = 0; k < v.max_contacts; ++k) {
+    if (slots[k].partner < 0) continue;
+    bool listed = false;
+    for (int n = 0; n < count; ++n) listed = listed || list[n] == slots[k].partner;
+    if (!listed) slots[k].partner = -1;
+  }
+  return ok;
+}
+
+// forces: contacts of disk i with its neighbors (each pair evaluated in canonical order, so
+// both disks compute bitwise-identical results), the three walls and gravity, at time t.
+// Each disk sums its own contacts in ascending partner order: no atomics, deterministic.
+// Returns false when a contact could not get a history slot (the packing must stop).
+GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i, double t) {
+  const PackingParams& pp = v.packings[p];
+  const DiskKinematics me = disk_kinematics(v, i);
+  Vec2 force = {0.0, -v.mass[i] * pp.gravity};
+  double torque = 0.0;
+  bool ok = true;
+
+  // disk–disk contacts
+  ContactSlot* slots = v.contacts + i * v.max_contacts;
+  const int* list = v.neighbors + i * v.max_neighbors;
+  for (int n = 0; n < v.neighbor_count[i]; ++n) {
+    const int j = list[n];
+    const DiskKinematics other = disk_kinematics(v, j);
+    int slot = -1;
+    int free_slot = -1;
+    for (int k = 0; k < v.max_contacts; ++k) {
+      if (slots[k].partner == j) slot = k;
+      if (slots[k].partner < 0 && free_slot < 0) free_slot = k;
+    }
+    if (pair_overlap(me, other) <= 0.0) {
+      if (slot >= 0) slots[slot].partner = -1;  // the contact opened: memory is lost
+      continue;
+    }
+    const bool fresh = slot < 0;
+    if (fresh) {
+      if (free_slot < 0) {
+        ok = false;
+        continue;
+      }
+      slot = free_slot;
+      slots[slot].partner = j;
+    }
+    const bool i_is_a = i < j;
+    const ContactResult c = i_is_a ? disk_disk_contact(pp.disk_disk, me, other, fresh, slots[slot].skin)
+                                   : disk_disk_contact(pp.disk_disk, other, me, fresh, slots[slot].skin);
+    force = i_is_a ? force + c.force_a : force - c.force_a;
+    torque += i_is_a ? c.torque_a : c.torque_b;
+  }
+
+  // wall contacts
+  for (int w = 0; w < n_walls; ++w) {
+    ContactSlot& s = v.walls[i * n_walls + w];
+    const WallKinematics wall = wall_at(pp, w, t);
+    if (wall_overlap(me, wall) <= 0.0) {
+      s.partner = -1;
+      continue;
+    }
+    const bool fresh = s.partner < 0;
+    s.partner = w;
+    const ContactResult c = disk_wall_contact(pp.disk_wall, me, wall, fresh, s.skin);
+    force = force + c.force_a;
+    torque += c.torque_a;
+  }
+
+  v.fx[i] = force.x;
+  v.fy[i] = force.y;
+  v.torque[i] = torque;
+  return ok;
+}
+
+// correct: finish the step of disk i with its new accelerations. Returns false when the
+// state became non-finite.
+GRANULAR_HD inline bool correct_disk(const EnsembleView& v, int i) {
+  const double ax = v.fx[i] / v.mass[i];
+  const double ay = v.fy[i] / v.mass[i];
+  const double alpha = v.torque[i] / v.inertia[i];
+  if (v.integrator == Integrator::gear5) {
+    double* g = v.gear_high + 9 * i;
+    gear5_correct(v.dt, ax, v.x[i], v.vx[i], v.ax[i], g[0], g[1], g[2]);
+    gear5_correct(v.dt, ay, v.y[i], v.vy[i], v.ay[i], g[3], g[4], g[5]);
+    gear5_correct(v.dt, alpha, v.theta[i], v.omega[i], v.alpha[i], g[6], g[7], g[8]);
+  } else {
+    verlet_correct(v.dt, ax, v.vx[i], v.ax[i]);
+    verlet_correct(v.dt, ay, v.vy[i], v.ay[i]);
+    verlet_correct(v.dt, alpha, v.omega[i], v.alpha[i]);
+  }
+  const double sum = v.x[i] + v.y[i] + v.theta[i] + v.vx[i] + v.vy[i] + v.omega[i];
+  return sum - sum == 0.0;  // false for NaN and ±inf
+}
+
+// rebuild_if_needed: rebuild packing p's neighbor lists when a disk moved beyond half the skin.
+GRANULAR_HD inline void rebuild_if_needed(const EnsembleView& v, int p) {
+  const int first = v.offset[p];
+  const int last = v.offset[p + 1];
+  bool rebuild = false;
+  for (int i = first; i < last && !rebuild; ++i) rebuild = moved_beyond_half_skin(v, i);
+  if (!rebuild) return;
+  bin_packing(v, p);
+  for (int i = first; i < last; ++i) {
+    if (!build_neighbors(v, p, i)) v.status[p] |= status_neighbor_overflow;
+  }
+  ++v.rebuild_count[p];
+}
+
+// forces of every disk of packing p at time t.
+GRANULAR_HD inline void packing_forces(const EnsembleView& v, int p, double t) {
+  for (int i = v.offset[p]; i < v.offset[p + 1]; ++i) {
+    if (!disk_forces(v, p, i, t)) v.status[p] |= status_contact_overflow;
+  }
+}
+
+// Sets packing p's accelerations from the forces of its initial state at time t, so that the
+// first step starts from consistent accelerations (both integrators need them).
+GRANULAR_HD inline void prime_packing(const EnsembleView& v, int p, double t) {
+  rebuild_if_needed(v, p);
+  packing_forces(v, p, t);
+  for (int i = v.offset[p]; i < v.offset[p + 1]; ++i) {
+    v.ax[i] = v.fx[i] / v.mass[i];
+    v.ay[i] = v.fy[i] / v.mass[i];
+    v.alpha[i] = v.torque[i] / v.inertia[i];
+  }
+}
+
+// One whole step of packing p, serially over its disks: the unit the CPU backend schedules
+// (a CUDA block runs the same stages with a disk per thread and barriers between them).
+// t_end is the time at the end of the step, where the forces are evaluated.
+GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, double t_end) {
+  const int first = v.offset[p];
+  const int last = v.offset[p + 1];
+  for (int i = first; i < last; ++i) predict_disk(v, i);
+  rebuild_if_needed(v, p);
+  packing_forces(v, p, t_end);
+  for (int i = first; i < last; ++i) {
+    if (!correct_disk(v, i)) v.status[p] |= status_non_finite;
+  }
+}
+
+}  // namespace granular::md

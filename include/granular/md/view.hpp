@@ -1,0 +1,57 @@
+// EnsembleView: the model and state as plain pointers, the only thing the GRANULAR_HD step
+// functions see. The CPU backend builds it over host vectors; the CUDA glue over device copies
+// (h_/d_ prefixes there).
+#pragma once
+
+#include <cstdint>
+
+#include "granular/contact_law.hpp"
+#include "granular/md/model.hpp"
+#include "granular/md/state.hpp"
+
+namespace granular::md {
+
+struct EnsembleView {
+  // model (constant)
+  const PackingParams* packings;
+  const int* offset;
+  const double* radius;
+  const double* mass;
+  const double* inertia;
+  Integrator integrator;
+  double dt;
+  double skin;
+  int max_neighbors;
+  int max_contacts;
+  // state
+  double* x;
+  double* y;
+  double* theta;
+  double* vx;
+  double* vy;
+  double* omega;
+  double* ax;
+  double* ay;
+  double* alpha;
+  double* gear_high;
+  double* fx;
+  double* fy;
+  double* torque;
+  int* neighbors;
+  int* neighbor_count;
+  double* x_ref;
+  double* y_ref;
+  const int* cell_offset;
+  int* cell_start;
+  int* cell_disks;
+  CellGrid* grids;
+  ContactSlot* contacts;
+  ContactSlot* walls;
+  std::uint32_t* status;
+  std::int64_t* rebuild_count;
+};
+
+// A view over host memory.
+EnsembleView make_view(const EnsembleModel& m, EnsembleState& s);
+
+}  // namespace granular::md

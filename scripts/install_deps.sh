@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages granular needs that are missing; does nothing when all are there.
+#   scripts/install_deps.sh          build and test dependencies
+#   scripts/install_deps.sh --run    also what `make run` needs to plot (matplotlib)
+set -euo pipefail
+
+packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev)
+if [[ "${1:-}" == "--run" ]]; then
+  packages+=(python3-matplotlib)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+sudo_cmd=()
+[[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,20 @@
+#include "granular/md/model.hpp"
+
+namespace granular::md {
+
+int EnsembleModel::add_packing(const PackingParams& params, const std::vector<double>& radii,
+                               double areal_density) {
+  const double pi = 3.141592653589793238462643383280;
+  if (offset.empty()) offset.push_back(0);
+  packings.push_back(params);
+  for (double r : radii) {
+    const double m = areal_density * pi * r * r;
+    radius.push_back(r);
+    mass.push_back(m);
+    inertia.push_back(0.5 * m * r * r);
+  }
+  offset.push_back(offset.back() + static_cast<int>(radii.size()));
+  return n_packings() - 1;
+}
+
+}  // namespace granular::md
