@@ -1,0 +1,24 @@
+// Packing construction by the advancing-front algorithm (thesis §2.1.1, spec
+// thesis-packings-ch2-3.md §2): each new disk is placed touching exactly two elements of the
+// front (the top layer of disks plus the walls) without overlapping any placed disk.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace granular::md {
+
+// Centres of a packing, in the order of the radii given.
+struct PackingLayout {
+  std::vector<double> x;  // [m], side walls at x = 0 and x = box_width
+  std::vector<double> y;  // [m], bottom wall at y = 0
+};
+
+// Places disks of the given radii [m] in a box of width box_width [m] (open at the top).
+// The insertion order and the choice among candidate positions are drawn from `seed`, so that
+// every seed gives a different packing and the same seed the same one, bitwise.
+// Throws std::invalid_argument when a disk is wider than the box.
+PackingLayout advancing_front(const std::vector<double>& radii, double box_width,
+                              std::uint64_t seed);
+
+}  // namespace granular::md
