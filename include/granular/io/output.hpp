@@ -1,0 +1,27 @@
+// Writing outputs safely: whole files appear atomically (write to a temporary, then rename), so
+// a reader or a crash never sees a partial summary.json.
+#pragma once
+
+#include "granular/hd.hpp"
+#if !GRANULAR_HOST_ONLY
+#error "granular/io/output.hpp is host-only"
+#endif
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace granular::io {
+
+// Writes `text` to `path` atomically. Throws std::runtime_error naming the path on failure.
+void write_file_atomic(const std::filesystem::path& path, const std::string& text);
+
+// Writes JSON (indented by 2) atomically.
+void write_json_atomic(const std::filesystem::path& path, const nlohmann::json& j);
+
+// The fields every summary.json starts with: "model", "granular_version", "case" (the case as
+// run, after --set overrides and defaults).
+nlohmann::json summary_header(const std::string& model, const nlohmann::json& case_echo);
+
+}  // namespace granular::io
