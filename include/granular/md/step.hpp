@@ -143,11 +143,21 @@ GRANULAR_HD inline bool build_neighbors(const EnsembleView& v, int p, int i) {
   return ok;
 }
 
+// The three walls of packing p at time t (evaluated once per packing and step).
+struct PackingWalls {
+  WallKinematics wall[n_walls];
+};
+
+GRANULAR_HD inline PackingWalls packing_walls(const PackingParams& pp, double t) {
+  return {{wall_at(pp, wall_left, t), wall_at(pp, wall_right, t), wall_at(pp, wall_bottom, t)}};
+}
+
 // forces: contacts of disk i with its neighbors (each pair evaluated in canonical order, so
-// both disks compute bitwise-identical results), the three walls and gravity, at time t.
+// both disks compute bitwise-identical results), the three walls and gravity.
 // Each disk sums its own contacts in ascending partner order: no atomics, deterministic.
 // Returns false when a contact could not get a history slot (the packing must stop).
-GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i, double t) {
+GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
+                                    const PackingWalls& walls) {
   const PackingParams& pp = v.packings[p];
   const DiskKinematics me = disk_kinematics(v, i);
   Vec2 force = {0.0, -v.mass[i] * pp.gravity};
@@ -189,7 +199,7 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i, double 
   // wall contacts
   for (int w = 0; w < n_walls; ++w) {
     ContactSlot& s = v.walls[i * n_walls + w];
-    const WallKinematics wall = wall_at(pp, w, t);
+    const WallKinematics& wall = walls.wall[w];
     if (wall_overlap(me, wall) <= 0.0) {
       s.partner = -1;
       continue;
@@ -243,8 +253,9 @@ GRANULAR_HD inline void rebuild_if_needed(const EnsembleView& v, int p) {
 
 // forces of every disk of packing p at time t.
 GRANULAR_HD inline void packing_forces(const EnsembleView& v, int p, double t) {
+  const PackingWalls walls = packing_walls(v.packings[p], t);
   for (int i = v.offset[p]; i < v.offset[p + 1]; ++i) {
-    if (!disk_forces(v, p, i, t)) v.status[p] |= status_contact_overflow;
+    if (!disk_forces(v, p, i, walls)) v.status[p] |= status_contact_overflow;
   }
 }
 
