@@ -25,4 +25,11 @@ class Backend {
 // any thread count: a packing is always stepped by one thread.
 std::unique_ptr<Backend> make_cpu_backend(int threads);
 
+// True when this build has the CUDA backend (GRANULAR_CUDA) and a device is present.
+bool cuda_device_available();
+
+// The CUDA backend (kernels/cuda_backend.cu): the same step stages launched on the device.
+// Throws std::runtime_error when the build has no CUDA or no device is present.
+std::unique_ptr<Backend> make_cuda_backend();
+
 }  // namespace granular::md

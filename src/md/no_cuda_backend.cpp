@@ -1,0 +1,16 @@
+// Stand-ins for the CUDA backend in a build without CUDA (GRANULAR_CUDA=OFF or no nvcc).
+#include <stdexcept>
+
+#include "granular/md/backend.hpp"
+
+#ifndef GRANULAR_HAVE_CUDA
+namespace granular::md {
+
+bool cuda_device_available() { return false; }
+
+std::unique_ptr<Backend> make_cuda_backend() {
+  throw std::runtime_error("this build of granular has no CUDA backend (configure with GRANULAR_CUDA=ON)");
+}
+
+}  // namespace granular::md
+#endif
