@@ -1,1 +1,261 @@
-int main() { return 0; }
+// The `granular` command: run or validate a JSON case. Exit codes: 0 success, 2 bad input
+// (case, option, command; nothing is created), 1 unexpected failure during a run.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "granular/contact_law.hpp"
+#include "granular/io/case.hpp"
+#include "granular/io/run_case.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using granular::io::CaseError;
+using granular::io::LoadedCase;
+
+constexpr int kSuccess = 0;
+constexpr int kRunFailure = 1;
+constexpr int kBadInput = 2;
+constexpr double kPi = 3.141592653589793238462643383280;
+
+const char* const kUsage =
+    "usage: granular run CASE.json [--out DIR] [--threads N] [--set /json/pointer=value]...\n"
+    "       granular validate CASE.json [--set /json/pointer=value]...\n"
+    "       granular --help | --version\n";
+
+const char* const kHelp =
+    "\n"
+    "commands:\n"
+    "  run        validate CASE.json, then run it and write its outputs into DIR\n"
+    "  validate   check CASE.json and print the quantities derived from it (t_c, e_n, dt, ...)\n"
+    "\n"
+    "options:\n"
+    "  --out DIR               output folder (default: out/<case file stem>)\n"
+    "  --threads N             worker threads, N >= 1 (default: the OpenMP default)\n"
+    "  --set /pointer=value    override one key of the case before validation; value is JSON\n"
+    "                          when it parses, else a string; null removes the key (repeatable)\n"
+    "\n"
+    "exit codes: 0 success, 1 failure during a run, 2 bad input (nothing is created)\n"
+    "case files: docs/cases.md\n";
+
+// A bad command line: the message, then the usage line.
+struct UsageError {
+  std::string message;
+};
+
+struct Options {
+  std::string command;  // "run" or "validate"
+  std::string case_path;
+  std::string out;      // empty: out/<stem>
+  int threads = 0;      // 0: OpenMP default
+  std::vector<std::string> sets;
+};
+
+int parse_threads(const std::string& text) {
+  std::size_t used = 0;
+  long n = 0;
+  try {
+    n = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || n < 1 || n > 4096)
+    throw UsageError{"--threads: expected an integer from 1 to 4096, got \"" + text + "\""};
+  return static_cast<int>(n);
+}
+
+Options parse_options(const std::vector<std::string>& args) {
+  Options o;
+  o.command = args.at(0);
+  if (o.command != "run" && o.command != "validate")
+    throw UsageError{"unknown command \"" + o.command + "\""};
+  const bool run = o.command == "run";
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    // "--key value" or "--key=value"
+    const auto take = [&](const std::string& key, std::string& value) {
+      if (a == key) {
+        if (i + 1 >= args.size()) throw UsageError{key + ": missing value"};
+        value = args[++i];
+        return true;
+      }
+      if (a.rfind(key + "=", 0) == 0) {
+        value = a.substr(key.size() + 1);
+        return true;
+      }
+      return false;
+    };
+    std::string value;
+    if (take("--set", value)) {
+      o.sets.push_back(value);
+    } else if (run && take("--out", value)) {
+      if (value.empty()) throw UsageError{"--out: missing value"};
+      o.out = value;
+    } else if (run && take("--threads", value)) {
+      o.threads = parse_threads(value);
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError{"unknown option \"" + a + "\" for " + o.command};
+    } else if (o.case_path.empty()) {
+      o.case_path = a;
+    } else {
+      throw UsageError{"unexpected argument \"" + a + "\" (one case file per call)"};
+    }
+  }
+  if (o.case_path.empty()) throw UsageError{o.command + ": missing CASE.json"};
+  return o;
+}
+
+std::string fmt(const char* format, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
+}
+
+// One line per contact type and mass: m_eff, damping ratio, e_n, t_c (eqs. 4.55–4.56).
+void print_contact(const char* label, const granular::ContactParams& p, double m_eff) {
+  const auto r = granular::linear_dashpot_restitution(p.k_n, p.gamma_n, m_eff);
+  const double c = p.gamma_n / (2.0 * std::sqrt(p.k_n * m_eff));
+  std::cout << "  " << label << "  m_eff = " << fmt("%.4g", m_eff) << " kg  c = " << fmt("%.4g", c)
+            << "  e_n = " << fmt("%.6g", r.e_n) << "  t_c = " << fmt("%.4g", r.t_c) << " s\n";
+}
+
+const char* scheme_name(granular::md::Integrator i) {
+  return i == granular::md::Integrator::gear5 ? "gear5" : "velocity_verlet";
+}
+
+void report_ensemble(const granular::md::EnsembleCase& c) {
+  const auto& m = c.model;
+  const auto& p = m.packings.front();
+  const int disks = m.packing_size(0);
+  double m_light = m.mass[0], m_heavy = m.mass[0];
+  for (int i = 0; i < disks; ++i) {
+    m_light = std::min(m_light, m.mass[i]);
+    m_heavy = std::max(m_heavy, m.mass[i]);
+  }
+  std::cout << "packings: " << c.gamma_values.size() << " Γ value(s) × " << c.packings_per_gamma
+            << " = " << m.n_packings() << " packings of " << disks << " disks (" << m.n_disks()
+            << " disks), box width " << fmt("%.4g", p.box_width) << " m, g = "
+            << fmt("%.4g", p.gravity) << " m/s²\n";
+
+  // contact time scales
+  std::cout << "contacts (c = γ_n / (2 √(k_n m_eff)); e_n, t_c from eqs. 4.55–4.56):\n";
+  print_contact("disk-disk, smallest pair", p.disk_disk, m_light / 2.0);
+  print_contact("disk-disk, largest pair ", p.disk_disk, m_heavy / 2.0);
+  print_contact("disk-wall, smallest disk", p.disk_wall, m_light);
+  print_contact("disk-wall, largest disk ", p.disk_wall, m_heavy);
+  const double t_c = granular::io::shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
+  const double dt_max = std::min(granular::io::largest_time_step(p.disk_disk, m_light / 2.0),
+                                 granular::io::largest_time_step(p.disk_wall, m_light));
+  std::cout << "time step: dt = " << fmt("%.4g", m.dt) << " s (" << scheme_name(m.integrator)
+            << "), " << fmt("%.4g", t_c / m.dt) << " steps per shortest t_c ("
+            << fmt("%.4g", t_c) << " s); largest accepted dt " << fmt("%.3g", dt_max) << " s\n";
+
+  // drive per Γ
+  std::cout << "drive: f = " << fmt("%.6g", p.drive_omega / (2.0 * kPi)) << " Hz\n";
+  for (int k = 0; k < static_cast<int>(c.gamma_values.size()); ++k) {
+    const auto& pk = m.packings[k * c.packings_per_gamma];
+    std::cout << "  Γ = " << fmt("%-6.4g", pk.gamma) << "  A = " << fmt("%.4g", pk.drive_amplitude)
+              << " m  peak wall speed A ω = " << fmt("%.4g", pk.drive_amplitude * pk.drive_omega)
+              << " m/s\n";
+  }
+
+  // run length
+  const auto& s = c.schedule;
+  const double total = s.settle_time + s.transient_time + s.measure_time;
+  const double steps = std::ceil(total / m.dt);
+  std::cout << "run: settle " << fmt("%.6g", s.settle_time) << " s + transient "
+            << fmt("%.6g", s.transient_time) << " s + measure " << fmt("%.6g", s.measure_time)
+            << " s = " << fmt("%.6g", total) << " s, sample every "
+            << fmt("%.6g", s.sample_interval) << " s\n"
+            << "total: " << fmt("%.6g", steps) << " steps per packing, "
+            << fmt("%.4g", steps * m.n_disks()) << " disk-steps over the ensemble\n";
+}
+
+void report_collision(const granular::md::CollisionCase& c) {
+  const bool pair = c.kind == granular::md::CollisionKind::disk_disk;
+  const double m_a = c.areal_density * kPi * c.radius_a * c.radius_a;
+  const double m_eff = pair ? granular::effective_mass(
+                                  m_a, c.areal_density * kPi * c.radius_b * c.radius_b)
+                            : m_a;
+  const auto r = granular::linear_dashpot_restitution(c.contact.k_n, c.contact.gamma_n, m_eff);
+  const double dt = c.dt > 0.0 ? c.dt : r.t_c / c.steps_per_collision;
+  std::cout << "collision: " << (pair ? "disk-disk" : "disk-wall") << ", m_a = "
+            << fmt("%.4g", m_a) << " kg\n";
+  print_contact(pair ? "disk-disk" : "disk-wall", c.contact, m_eff);
+  std::cout << "predicted: e_n = " << fmt("%.6g", r.e_n) << ", t_c = " << fmt("%.6g", r.t_c)
+            << " s\n"
+            << "time step: dt = " << fmt("%.4g", dt) << " s (" << scheme_name(c.integrator)
+            << "), " << fmt("%.6g", r.t_c / dt) << " steps per t_c; largest accepted dt "
+            << fmt("%.3g", granular::io::largest_time_step(c.contact, m_eff)) << " s\n";
+}
+
+int validate(const Options& o) {
+  const LoadedCase lc = granular::io::load_case(o.case_path, o.sets);
+  std::cout << o.case_path << ": valid " << lc.model << " case\n";
+  for (const std::string& n : lc.notes) std::cout << "note: " << n << "\n";
+  if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec)) report_ensemble(*e);
+  else report_collision(std::get<granular::md::CollisionCase>(lc.spec));
+  return kSuccess;
+}
+
+int run(const Options& o) {
+  // everything is checked before anything is created
+  const LoadedCase lc = granular::io::load_case(o.case_path, o.sets);
+  const fs::path out = o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw CaseError("", "--out " + out.string(), "exists and is not a directory");
+  for (const std::string& n : lc.notes) std::cerr << "note: " << n << "\n";
+
+  fs::create_directories(out);
+  if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec))
+    granular::io::run_ensemble_case(*e, lc.echo, out, o.threads, std::cout);
+  else
+    granular::io::run_collision_case(std::get<granular::md::CollisionCase>(lc.spec), lc.echo, out,
+                                     std::cout);
+  std::cout << "outputs in " << out.string() << "\n";
+  return kSuccess;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return kBadInput;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage << kHelp;
+    return kSuccess;
+  }
+  if (args[0] == "--version") {
+    std::cout << "granular " << GRANULAR_VERSION << "\n";
+    return kSuccess;
+  }
+
+  // bad input maps to 2, anything else that goes wrong to 1
+  Options o;
+  try {
+    o = parse_options(args);
+  } catch (const UsageError& e) {
+    std::cerr << "granular: " << e.message << "\n" << kUsage;
+    return kBadInput;
+  }
+  try {
+    return o.command == "run" ? run(o) : validate(o);
+  } catch (const CaseError& e) {
+    std::cerr << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "granular: " << o.command << " failed: " << e.what() << "\n";
+    return kRunFailure;
+  }
+}

@@ -1,0 +1,109 @@
+// A small validating reader of JSON case files. Every value is read through a JsonObject that
+// knows its file and its JSON pointer, so that every error reads
+//   cases/x.json: /drive/gamma: must be >= 0
+// (file as given, JSON pointer, what is wrong) and is thrown as a CaseError. Optional keys that
+// are absent get their default written into the JSON, so the document becomes the case as run.
+#pragma once
+
+#include "granular/hd.hpp"
+#if !GRANULAR_HOST_ONLY
+#error "granular/io/json_reader.hpp is host-only"
+#endif
+
+#include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace granular::io {
+
+// Bad input: a case file, a --set override or a command-line option. what() is the one-line
+// message; file() and pointer() say where (either may be empty).
+class CaseError : public std::runtime_error {
+ public:
+  CaseError(const std::string& file, const std::string& pointer, const std::string& detail);
+
+  const std::string& file() const { return file_; }
+  const std::string& pointer() const { return pointer_; }
+  const std::string& detail() const { return detail_; }
+
+ private:
+  std::string file_;
+  std::string pointer_;
+  std::string detail_;
+};
+
+// Reads the file at `path` and parses it as JSON. Errors: "<path>: cannot open",
+// "<path>: invalid JSON at line L, column C: <reason>".
+nlohmann::json read_json_file(const std::string& path);
+
+// Escapes one key for use in a JSON pointer (RFC 6901: "~" -> "~0", "/" -> "~1").
+std::string pointer_token(const std::string& key);
+
+// Lower bound a number must satisfy.
+enum class Bound { any, non_negative, positive };
+
+// One JSON object of a case, in place: reads keys, checks them, fills defaults into it.
+class JsonObject {
+ public:
+  // Throws "<pointer>: must be an object" if `value` is not an object.
+  JsonObject(nlohmann::json& value, std::string file, std::string pointer);
+
+  const std::string& file() const { return file_; }
+  const std::string& pointer() const { return pointer_; }
+  // The pointer of a key of this object.
+  std::string pointer_of(const std::string& key) const;
+
+  // Rejects any key not in `allowed` ("<pointer>/<key>: unknown key").
+  void allow_only(std::initializer_list<const char*> allowed) const;
+  // Rejects `key` if present, saying why ("<pointer>/<key>: <why>").
+  void forbid(const std::string& key, const std::string& why) const;
+  bool has(const std::string& key) const;
+
+  // Required values; a missing key gives "<pointer>/<key>: required key is missing".
+  double number(const std::string& key, Bound bound = Bound::any) const;
+  long long integer(const std::string& key, long long at_least) const;
+  std::string string(const std::string& key) const;
+  JsonObject object(const std::string& key) const;
+  // The value itself, for keys of more than one shape.
+  nlohmann::json& value(const std::string& key) const;
+
+  // Optional values: when the key is absent, `fallback` is written into the object and returned.
+  double number_or(const std::string& key, double fallback, Bound bound = Bound::any) const;
+  long long integer_or(const std::string& key, long long fallback, long long at_least) const;
+  std::uint64_t unsigned_or(const std::string& key, std::uint64_t fallback) const;
+  std::string string_or(const std::string& key, const std::string& fallback) const;
+  // An optional object: created empty when absent, so its own defaults are filled in.
+  JsonObject object_or_empty(const std::string& key) const;
+
+  // A choice among names: "<pointer>/<key>: unknown <what> "x" (expected one of: a, b)".
+  std::string choice(const std::string& key, const std::vector<std::string>& options,
+                     const std::string& what) const;
+  std::string choice_or(const std::string& key, const std::vector<std::string>& options,
+                        const std::string& what, const std::string& fallback) const;
+
+  // Throws a CaseError at "<pointer>/<key>" (or at this object when key is empty).
+  [[noreturn]] void fail(const std::string& key, const std::string& detail) const;
+
+ private:
+  nlohmann::json& required(const std::string& key) const;
+
+  nlohmann::json* json_;
+  std::string file_;
+  std::string pointer_;
+};
+
+// Checks a value read from the JSON (the helpers above use these too). `pointer` names it in
+// the error.
+double as_number(const nlohmann::json& v, const std::string& file, const std::string& pointer,
+                 Bound bound);
+long long as_integer(const nlohmann::json& v, const std::string& file, const std::string& pointer,
+                     long long at_least);
+
+// Formats a number for a message with `digits` significant digits ("%g": 0.001, 3.1e-05).
+std::string format_number(double x, int digits = 6);
+
+}  // namespace granular::io

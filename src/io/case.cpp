@@ -1,0 +1,410 @@
+#include "granular/io/case.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace granular::io {
+
+namespace {
+
+const double kPi = 3.141592653589793238462643383280;
+
+const std::vector<std::string> kModels = {"packing_ensemble", "collision"};
+const std::vector<std::string> kSchemes = {"gear5", "velocity_verlet"};
+const std::vector<std::string> kKinds = {"disk_wall", "disk_disk"};
+
+// splitmix64 (Steele, Lea, Flood 2014): a bijective mix of 64 bits
+std::uint64_t splitmix64(std::uint64_t x) {
+  std::uint64_t z = x + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+double disk_mass(double areal_density, double radius) {
+  return areal_density * kPi * radius * radius;
+}
+
+ContactParams read_contact(const JsonObject& o) {
+  o.allow_only({"k_n", "k_t", "gamma_n", "mu"});
+  ContactParams p;
+  p.k_n = o.number("k_n", Bound::positive);
+  p.k_t = o.number("k_t", Bound::non_negative);
+  p.gamma_n = o.number("gamma_n", Bound::non_negative);
+  p.mu = o.number("mu", Bound::non_negative);
+  return p;
+}
+
+md::Integrator read_scheme(const JsonObject& integrator) {
+  const std::string s = integrator.choice_or("scheme", kSchemes, "scheme", "gear5");
+  return s == "gear5" ? md::Integrator::gear5 : md::Integrator::velocity_verlet;
+}
+
+// The time-step rule of an "integrator" object: exactly one of dt and steps_per_collision.
+struct StepRule {
+  bool given_dt;              // dt given directly
+  double dt;                  // [s] when given_dt
+  double steps_per_collision; // when !given_dt
+};
+
+StepRule read_step_rule(const JsonObject& integrator, double default_steps) {
+  if (integrator.has("dt") && integrator.has("steps_per_collision"))
+    integrator.fail("", "give either dt or steps_per_collision, not both");
+  if (integrator.has("dt")) return {true, integrator.number("dt", Bound::positive), 0.0};
+  return {false, 0.0,
+          integrator.number_or("steps_per_collision", default_steps, Bound::positive)};
+}
+
+// Rejects a step above `limit` [s], naming the key that set it.
+void check_time_step(const JsonObject& integrator, const StepRule& rule, double dt, double limit) {
+  if (dt <= limit) return;
+  const std::string why = "too large for the stiffness: at most " + format_number(limit, 2) +
+                          " s (10 steps per period of the fastest contact mode)";
+  if (rule.given_dt) integrator.fail("dt", format_number(dt) + " s is " + why);
+  integrator.fail("steps_per_collision",
+                  format_number(rule.steps_per_collision) + " steps per collision give dt = " +
+                      format_number(dt, 3) + " s, " + why);
+}
+
+// "drive/gamma": a number or a non-empty array of numbers, each >= 0.
+std::vector<double> read_gammas(const JsonObject& drive) {
+  nlohmann::json& g = drive.value("gamma");
+  const std::string ptr = drive.pointer_of("gamma");
+  std::vector<double> values;
+  if (g.is_array()) {
+    if (g.empty()) drive.fail("gamma", "must not be empty");
+    for (std::size_t i = 0; i < g.size(); ++i)
+      values.push_back(
+          as_number(g[i], drive.file(), ptr + "/" + std::to_string(i), Bound::non_negative));
+  } else if (g.is_number()) {
+    values.push_back(as_number(g, drive.file(), ptr, Bound::non_negative));
+  } else {
+    drive.fail("gamma", "must be a number or an array of numbers");
+  }
+  return values;
+}
+
+struct Species {
+  double radius;  // [m]
+  int count;
+};
+
+std::vector<Species> read_species(const JsonObject& packing) {
+  nlohmann::json& list = packing.value("species");
+  const std::string ptr = packing.pointer_of("species");
+  if (!list.is_array()) packing.fail("species", "must be an array of {\"radius\", \"count\"}");
+  if (list.empty()) packing.fail("species", "must not be empty");
+  std::vector<Species> species;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    JsonObject s(list[i], packing.file(), ptr + "/" + std::to_string(i));
+    s.allow_only({"radius", "count"});
+    species.push_back({s.number("radius", Bound::positive),
+                       static_cast<int>(s.integer("count", 1))});
+  }
+  return species;
+}
+
+LoadedCase load_ensemble(JsonObject root) {
+  root.allow_only({"model", "description", "seed", "packing", "gravity", "contact", "drive",
+                   "ensemble", "integrator", "neighbor", "run"});
+  LoadedCase out;
+  md::EnsembleCase c;
+  if (root.has("description")) root.string("description");
+  const std::uint64_t seed = root.unsigned_or("seed", 1);
+
+  // packing: box, disks
+  const JsonObject packing = root.object("packing");
+  packing.allow_only({"box_width", "areal_density", "species"});
+  const double box_width = packing.number("box_width", Bound::positive);
+  c.areal_density = packing.number("areal_density", Bound::positive);
+  const std::vector<Species> species = read_species(packing);
+  std::vector<double> radii;
+  for (const Species& s : species) radii.insert(radii.end(), s.count, s.radius);
+  const double r_min = *std::min_element(radii.begin(), radii.end());
+  const double r_max = *std::max_element(radii.begin(), radii.end());
+  if (!(box_width > 2.0 * r_max))
+    packing.fail("box_width", format_number(box_width) + " m is " +
+                                  (box_width < 2.0 * r_max ? "narrower than" : "no wider than") +
+                                  " the largest disk (diameter " + format_number(2.0 * r_max) +
+                                  " m)");
+
+  // forces
+  const double gravity = root.number_or("gravity", 9.8, Bound::non_negative);
+  const JsonObject contact = root.object("contact");
+  contact.allow_only({"disk_disk", "disk_wall"});
+  const ContactParams disk_disk = read_contact(contact.object("disk_disk"));
+  const ContactParams disk_wall = read_contact(contact.object("disk_wall"));
+
+  // drive
+  const JsonObject drive = root.object("drive");
+  drive.allow_only({"gamma", "frequency"});
+  c.gamma_values = read_gammas(drive);
+  const double omega = 2.0 * kPi * drive.number("frequency", Bound::positive);
+  if (gravity == 0.0 && *std::max_element(c.gamma_values.begin(), c.gamma_values.end()) > 0.0)
+    out.notes.push_back("gravity is 0, so Γ = A ω² / g cannot set the drive: A = 0 for every Γ "
+                        "(the bottom wall stays at rest)");
+
+  // ensemble size
+  const JsonObject ensemble = root.object_or_empty("ensemble");
+  ensemble.allow_only({"packings_per_gamma"});
+  c.packings_per_gamma = static_cast<int>(ensemble.integer_or("packings_per_gamma", 1, 1));
+
+  // time step: the shortest collision over the disks of this case, and the stability limit
+  const JsonObject integrator = root.object_or_empty("integrator");
+  integrator.allow_only({"scheme", "dt", "steps_per_collision"});
+  c.model.integrator = read_scheme(integrator);
+  const StepRule rule = read_step_rule(integrator, 50.0);
+  const double m_light = disk_mass(c.areal_density, r_min);
+  const double m_heavy = disk_mass(c.areal_density, r_max);
+  c.model.dt = rule.given_dt ? rule.dt
+                             : shortest_collision_time(disk_disk, disk_wall, m_light, m_heavy) /
+                                   rule.steps_per_collision;
+  check_time_step(integrator, rule, c.model.dt,
+                  std::min(largest_time_step(disk_disk, m_light / 2.0),
+                           largest_time_step(disk_wall, m_light)));
+
+  // neighbor lists
+  const JsonObject neighbor = root.object_or_empty("neighbor");
+  neighbor.allow_only({"skin", "max_neighbors", "max_contacts"});
+  c.model.neighbor.skin = neighbor.number_or("skin", 0.2 * r_min, Bound::positive);
+  c.model.neighbor.max_neighbors = static_cast<int>(neighbor.integer_or("max_neighbors", 24, 1));
+  c.model.neighbor.max_contacts = static_cast<int>(neighbor.integer_or("max_contacts", 10, 1));
+
+  // schedule
+  const JsonObject run = root.object("run");
+  run.allow_only({"settle_time", "transient_time", "measure_time", "sample_interval"});
+  c.schedule.settle_time = run.number("settle_time", Bound::non_negative);
+  c.schedule.transient_time = run.number("transient_time", Bound::non_negative);
+  c.schedule.measure_time = run.number("measure_time", Bound::positive);
+  c.schedule.sample_interval = run.number("sample_interval", Bound::positive);
+  if (c.schedule.sample_interval > c.schedule.measure_time)
+    run.fail("sample_interval", format_number(c.schedule.sample_interval) +
+                                    " s is longer than measure_time (" +
+                                    format_number(c.schedule.measure_time) + " s)");
+  if (c.schedule.sample_interval < c.model.dt)
+    run.fail("sample_interval", format_number(c.schedule.sample_interval) +
+                                    " s is shorter than the time step (" +
+                                    format_number(c.model.dt, 3) + " s)");
+
+  // packings, Γ-major: packing r of every Γ has the same radii and seed
+  for (double gamma : c.gamma_values) {
+    md::PackingParams p{};
+    p.box_width = box_width;
+    p.gravity = gravity;
+    p.drive_amplitude = drive_amplitude(gamma, gravity, omega);
+    p.drive_omega = omega;
+    p.gamma = gamma;
+    p.disk_disk = disk_disk;
+    p.disk_wall = disk_wall;
+    for (int r = 0; r < c.packings_per_gamma; ++r) {
+      p.seed = packing_seed(seed, static_cast<std::uint64_t>(r));
+      c.model.add_packing(p, radii, c.areal_density);
+    }
+  }
+
+  out.spec = std::move(c);
+  return out;
+}
+
+LoadedCase load_collision(JsonObject root) {
+  root.allow_only({"model", "description", "kind", "disks", "contact", "impact", "integrator"});
+  LoadedCase out;
+  md::CollisionCase c;
+  if (root.has("description")) root.string("description");
+  const bool pair = root.choice("kind", kKinds, "collision kind") == "disk_disk";
+  c.kind = pair ? md::CollisionKind::disk_disk : md::CollisionKind::disk_wall;
+  const std::string pair_only = "only for \"kind\": \"disk_disk\"";
+
+  // disks
+  const JsonObject disks = root.object("disks");
+  disks.allow_only({"radius_a", "radius_b", "areal_density"});
+  c.radius_a = disks.number("radius_a", Bound::positive);
+  if (pair) c.radius_b = disks.number_or("radius_b", c.radius_a, Bound::positive);
+  else disks.forbid("radius_b", pair_only);
+  c.areal_density = disks.number("areal_density", Bound::positive);
+
+  c.contact = read_contact(root.object("contact"));
+
+  // initial relative motion
+  const JsonObject impact = root.object("impact");
+  impact.allow_only({"u_n", "u_t", "omega_a", "omega_b"});
+  c.u_n = impact.number("u_n", Bound::positive);
+  c.u_t = impact.number_or("u_t", 0.0);
+  c.omega_a = impact.number_or("omega_a", 0.0);
+  if (pair) c.omega_b = impact.number_or("omega_b", 0.0);
+  else impact.forbid("omega_b", pair_only);
+
+  // time step: dt = 0 tells run_collision to use t_c / steps_per_collision
+  const JsonObject integrator = root.object_or_empty("integrator");
+  integrator.allow_only({"scheme", "dt", "steps_per_collision"});
+  c.integrator = read_scheme(integrator);
+  const StepRule rule = read_step_rule(integrator, 2000.0);
+  const double m_a = disk_mass(c.areal_density, c.radius_a);
+  const double m_eff =
+      pair ? effective_mass(m_a, disk_mass(c.areal_density, c.radius_b)) : m_a;
+  const double t_c = linear_dashpot_restitution(c.contact.k_n, c.contact.gamma_n, m_eff).t_c;
+  c.dt = rule.given_dt ? rule.dt : 0.0;
+  c.steps_per_collision = rule.given_dt ? t_c / rule.dt : rule.steps_per_collision;
+  check_time_step(integrator, rule, rule.given_dt ? rule.dt : t_c / rule.steps_per_collision,
+                  largest_time_step(c.contact, m_eff));
+
+  out.spec = c;
+  return out;
+}
+
+// Splits an override "/a/b=value" into its pointer tokens and value.
+struct ParsedOverride {
+  std::string pointer;
+  std::vector<std::string> tokens;
+  nlohmann::json value;
+};
+
+ParsedOverride parse_override(const std::string& text) {
+  const std::string where = "--set " + text;
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos) throw CaseError("", where, "expected /json/pointer=value");
+  ParsedOverride o;
+  o.pointer = text.substr(0, eq);
+  if (o.pointer.size() < 2 || o.pointer[0] != '/')
+    throw CaseError("", where, "the pointer must start with \"/\" and name a key");
+  // tokens, with RFC 6901 escapes
+  std::size_t start = 1;
+  while (true) {
+    const std::size_t slash = o.pointer.find('/', start);
+    const std::string raw = o.pointer.substr(start, slash - start);
+    std::string token;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] != '~') {
+        token += raw[i];
+      } else if (i + 1 < raw.size() && (raw[i + 1] == '0' || raw[i + 1] == '1')) {
+        token += raw[++i] == '0' ? '~' : '/';
+      } else {
+        throw CaseError("", where, "bad escape in the pointer (use ~0 for ~ and ~1 for /)");
+      }
+    }
+    if (token.empty()) throw CaseError("", where, "empty key in the pointer");
+    o.tokens.push_back(token);
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  // the value: JSON if it parses, else a string
+  const std::string value = text.substr(eq + 1);
+  o.value = nlohmann::json::parse(value, nullptr, false);
+  if (o.value.is_discarded()) o.value = value;
+  return o;
+}
+
+// Index of an array element addressed by a pointer token; npos when not a plain index.
+std::size_t array_index(const std::string& token) {
+  if (token.empty() || token.size() > 9 || !std::all_of(token.begin(), token.end(),
+                      [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }) ||
+      (token.size() > 1 && token[0] == '0'))
+    return std::string::npos;
+  return static_cast<std::size_t>(std::stoul(token));
+}
+
+// True when the pointers name the same value or one lies inside the other.
+bool related(const std::string& a, const std::string& b) {
+  const auto inside = [](const std::string& outer, const std::string& inner) {
+    return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
+           inner[outer.size()] == '/';
+  };
+  return a == b || inside(a, b) || inside(b, a);
+}
+
+}  // namespace
+
+std::uint64_t packing_seed(std::uint64_t case_seed, std::uint64_t r) {
+  return splitmix64(splitmix64(case_seed) ^ r);
+}
+
+double drive_amplitude(double gamma, double gravity, double omega) {
+  return gamma * gravity / (omega * omega);
+}
+
+double shortest_collision_time(const ContactParams& disk_disk, const ContactParams& disk_wall,
+                               double m_light, double m_heavy) {
+  // t_c is monotonic in m_eff within a regime; both ends cover either direction
+  double t = linear_dashpot_restitution(disk_disk.k_n, disk_disk.gamma_n, m_light / 2.0).t_c;
+  t = std::min(t, linear_dashpot_restitution(disk_disk.k_n, disk_disk.gamma_n, m_heavy / 2.0).t_c);
+  t = std::min(t, linear_dashpot_restitution(disk_wall.k_n, disk_wall.gamma_n, m_light).t_c);
+  t = std::min(t, linear_dashpot_restitution(disk_wall.k_n, disk_wall.gamma_n, m_heavy).t_c);
+  return t;
+}
+
+double largest_time_step(const ContactParams& p, double m_eff) {
+  return 2.0 * kPi / (10.0 * fastest_contact_rate(p, m_eff));
+}
+
+void apply_override(nlohmann::json& doc, const std::string& override_text,
+                    const std::string& file) {
+  const ParsedOverride o = parse_override(override_text);
+  const std::string note = " (--set " + override_text + ")";
+  // walk to the parent, creating missing objects (validation rejects keys the schema lacks)
+  nlohmann::json* at = &doc;
+  std::string walked;
+  for (std::size_t i = 0; i + 1 < o.tokens.size(); ++i) {
+    const std::string& t = o.tokens[i];
+    if (at->is_object()) {
+      if (!at->contains(t)) (*at)[t] = nlohmann::json::object();
+      at = &(*at)[t];
+    } else if (at->is_array()) {
+      const std::size_t k = array_index(t);
+      if (k == std::string::npos || k >= at->size())
+        throw CaseError(file, walked + "/" + pointer_token(t), "no such array element" + note);
+      at = &(*at)[k];
+    } else {
+      throw CaseError(file, walked.empty() ? "/" : walked,
+                      "is not an object or array, cannot hold \"" + t + "\"" + note);
+    }
+    walked += "/" + pointer_token(t);
+  }
+  // set (or remove, for null) the last key
+  const std::string& last = o.tokens.back();
+  if (at->is_object()) {
+    if (o.value.is_null()) at->erase(last);
+    else (*at)[last] = o.value;
+  } else if (at->is_array()) {
+    const std::size_t k = array_index(last);
+    if (k == std::string::npos || k > at->size())
+      throw CaseError(file, o.pointer, "no such array element" + note);
+    if (o.value.is_null()) {
+      if (k < at->size()) at->erase(k);
+    } else if (k == at->size()) {
+      at->push_back(o.value);
+    } else {
+      (*at)[k] = o.value;
+    }
+  } else {
+    throw CaseError(file, walked, "is not an object or array, cannot hold \"" + last + "\"" + note);
+  }
+}
+
+LoadedCase load_case_json(nlohmann::json doc, const std::string& file,
+                          const std::vector<std::string>& overrides) {
+  for (const std::string& o : overrides) apply_override(doc, o, file);
+  try {
+    const JsonObject root(doc, file, "");
+    const std::string model = root.choice("model", kModels, "model");
+    LoadedCase out = model == "collision" ? load_collision(root) : load_ensemble(root);
+    out.path = file;
+    out.model = model;
+    out.echo = std::move(doc);
+    return out;
+  } catch (const CaseError& e) {
+    // an error at a value an override touched says so
+    for (auto it = overrides.rbegin(); it != overrides.rend(); ++it) {
+      const std::string pointer = it->substr(0, it->find('='));
+      if (!e.pointer().empty() && related(e.pointer(), pointer))
+        throw CaseError(e.file(), e.pointer(), e.detail() + " (--set " + *it + ")");
+    }
+    throw;
+  }
+}
+
+LoadedCase load_case(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_case_json(read_json_file(path), path, overrides);
+}
+
+}  // namespace granular::io

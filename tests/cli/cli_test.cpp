@@ -1,0 +1,169 @@
+// Tests for cli/main.cpp: the real `granular` binary on good and bad cases. Bad input exits
+// with 2, names the file and the JSON pointer on stderr, and creates no output folder.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string data_path(const std::string& name) {
+  return std::string(GRANULAR_SOURCE_DIR) + "/tests/data/" + name;
+}
+
+// A fresh scratch folder per test, removed afterwards.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static std::atomic<int> counter{0};
+    dir_ = fs::temp_directory_path() /
+           ("granular_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs `granular <args>` in the scratch folder; args are passed to the shell as given.
+  Result granular(const std::string& args) const {
+    const fs::path out = dir_ / "stdout.txt";
+    const fs::path err = dir_ / "stderr.txt";
+    const std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + args +
+                            " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Cli, BadCasesExitTwoNameFileAndPointerCreateNothing) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"bad_unknown_key.json", "/contact/disk_disk/k_m: unknown key"},
+      {"bad_unknown_top_key.json", "/gravty: unknown key"},
+      {"bad_wrong_type.json", "/run/measure_time: must be a number"},
+      {"bad_missing_key.json", "/drive/frequency: required key is missing"},
+      {"bad_negative_radius.json", "/packing/species/1/radius: must be > 0"},
+      {"bad_negative_gamma.json", "/drive/gamma/1: must be >= 0"},
+      {"bad_box_narrow.json", "/packing/box_width: 0.04 m is narrower than the largest disk"},
+      {"bad_dt_too_large.json", "/integrator/dt: 0.001 s is too large for the stiffness"},
+      {"bad_both_dt.json", "/integrator: give either dt or steps_per_collision"},
+      {"bad_unknown_model.json", "/model: unknown model \"packing_ensembel\""},
+      {"bad_collision_radius_b.json", "/disks/radius_b: only for"},
+      {"bad_collision_u_n.json", "/impact/u_n: must be > 0"},
+      {"bad_syntax.json", ": invalid JSON at line 4, column "},
+  };
+  for (const auto& [file, expected] : cases) {
+    const std::string path = data_path(file);
+    const fs::path out = dir_ / (std::string("out_") + file);
+    const Result r = granular("run '" + path + "' --out '" + out.string() + "'");
+    EXPECT_EQ(r.code, 2) << file;
+    EXPECT_NE(r.err.find(path + ": "), std::string::npos) << file << ": " << r.err;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << file << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << file << ": " << r.err;
+    EXPECT_FALSE(fs::exists(out)) << file;
+
+    // validate reports the same error
+    const Result v = granular("validate '" + path + "'");
+    EXPECT_EQ(v.code, 2) << file;
+    EXPECT_NE(v.err.find(expected), std::string::npos) << file << ": " << v.err;
+  }
+  // the default output folder (out/<stem>) is not created either
+  const Result r = granular("run '" + data_path("bad_wrong_type.json") + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(Cli, BadOptionsExitTwo) {
+  const std::string good = "'" + data_path("good_collision.json") + "'";
+  const fs::path out = dir_ / "out_bad_option";
+  const std::string to = " --out '" + out.string() + "'";
+  const std::pair<std::string, std::string> calls[] = {
+      {"run " + good + to + " --set /impact/u_n=-1",
+       data_path("good_collision.json") + ": /impact/u_n: must be > 0 (--set /impact/u_n=-1)"},
+      {"run " + good + to + " --set impact/u_n=1", "--set impact/u_n=1: the pointer must start"},
+      {"run " + good + to + " --set /impact/v_n=1", "/impact/v_n: unknown key"},
+      {"run " + good + to + " --threads abc", "--threads: expected an integer"},
+      {"run " + good + to + " --threads 0", "--threads: expected an integer"},
+      {"run " + good + to + " --threads", "--threads: missing value"},
+      {"run " + good + to + " --frobnicate", "unknown option \"--frobnicate\""},
+      {"run " + good + to + " " + good, "unexpected argument"},
+      {"run" + to, "run: missing CASE.json"},
+      {"walk " + good + to, "unknown command \"walk\""},
+      {"run '" + (dir_ / "missing.json").string() + "'" + to, "missing.json: cannot open"},
+  };
+  for (const auto& [args, expected] : calls) {
+    const Result r = granular(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << args << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(out)) << args;
+  }
+  EXPECT_EQ(granular("").code, 2);
+  // usage errors show the usage line
+  EXPECT_NE(granular("run --threads x").err.find("usage: granular run"), std::string::npos);
+}
+
+TEST_F(Cli, HelpAndVersion) {
+  const Result h = granular("--help");
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("usage: granular run CASE.json"), std::string::npos);
+  const Result v = granular("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.out, std::string("granular ") + GRANULAR_VERSION + "\n");
+}
+
+TEST_F(Cli, ValidatePrintsDerivedQuantities) {
+  const Result e = granular("validate '" + data_path("good_ensemble.json") + "'");
+  EXPECT_EQ(e.code, 0) << e.err;
+  EXPECT_NE(e.out.find("t_c = "), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("e_n = "), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("dt = "), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("6 packings of 5 disks"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("Γ = 2 "), std::string::npos) << e.out;
+  const Result c = granular("validate '" + data_path("good_collision.json") + "'");
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find("predicted: e_n = "), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("t_c = "), std::string::npos) << c.out;
+  // validate creates nothing
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(Cli, RunCollisionWritesSummary) {
+  const fs::path out = dir_ / "collision";
+  const Result r = granular("run '" + data_path("good_collision.json") + "' --out '" +
+                            out.string() + "' --set /impact/u_t=0.02");
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_TRUE(fs::exists(out / "summary.json"));
+  const nlohmann::json s = nlohmann::json::parse(slurp(out / "summary.json"));
+  EXPECT_EQ(s["model"], "collision");
+  // the echo is the case as run: override applied, defaults filled
+  EXPECT_EQ(s["case"]["impact"]["u_t"], 0.02);
+  EXPECT_EQ(s["case"]["impact"]["omega_a"], 0.0);
+}
+
+}  // namespace
