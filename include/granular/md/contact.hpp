@@ -51,6 +51,12 @@ GRANULAR_HD inline ContactResult disk_disk_contact(const ContactParams& p, const
   if (fresh) h = skin_open(a.theta, b.theta, beta);
   double xi = skin_xi_disk_disk(h, a.radius, b.radius, a.theta, b.theta, beta);
   xi = skin_cap(p, xi, n, h, a.theta, b.theta, beta);
+  // β − β* is wrapped into (−π, π]: a pair that turns by more than π without slipping (a disk
+  // rolling around another, a rotating pair) would see ξ jump by 2π(R_a + R_b). Re-anchor,
+  // keeping ξ, once the pair has turned by π/2 since the anchor.
+  if (fabs(wrap_angle(beta - h.position)) > 1.5707963267948966) {
+    h = {a.theta, b.theta, beta, xi};
+  }
   const double tau = p.k_t * xi;
   return {-n * e - tau * t, -a.radius * tau, -b.radius * tau, n, overlap, xi};
 }
