@@ -1,0 +1,105 @@
+// run_ensemble: the driver of a packing-ensemble run (ARCHITECTURE.md, "Data flow"). Builds
+// every packing with the advancing front, advances the ensemble on a Backend through the phases
+// of the RunSchedule, samples θ into the rotation observables during the measurement window and
+// the energy budget at every chunk, and reduces the observables per Γ (spec ch2-3 §5).
+//
+// Time axis: the state starts at t0 = −settle_time (bottom at rest), the drive starts at t = 0,
+// the transient [0, transient_time) is not measured, then measure_time is sampled. The ensemble
+// advances in chunks of sample_steps = max(1, round(sample_interval / dt)) steps, so the
+// effective sampling interval is sample_steps·dt, a whole number of steps. The settle and
+// transient phases take round(time / dt) steps each (their last chunk may be shorter); the
+// measurement takes max(1, round(measure_time / (sample_steps·dt))) whole chunks and samples θ
+// at its start and after every chunk.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "granular/md/backend.hpp"
+#include "granular/md/ensemble_case.hpp"
+#include "granular/md/observables.hpp"
+#include "granular/md/state.hpp"
+
+namespace granular::md {
+
+enum class RunPhase { settle, transient, measure };
+
+// "settle", "transient" or "measure".
+const char* phase_name(RunPhase phase);
+
+// Names of the StatusFlag bits set in `status` joined by ',' ("neighbor_overflow",
+// "contact_overflow", "non_finite"), or "ok" when none is set.
+std::string status_name(std::uint32_t status);
+
+// 1 (rad/s)² in RPM²: (60 / 2π)².
+constexpr double rpm2_per_rad2_s2 =
+    (60.0 / 6.283185307179586476925286766559) * (60.0 / 6.283185307179586476925286766559);
+
+// Observables of one packing at the end of its run.
+struct PackingResult {
+  int index;                      // packing index p
+  int gamma_index;                // p / packings_per_gamma
+  double gamma;                   // Γ of the packing [-]
+  std::uint64_t seed;             // seed of its construction
+  std::uint32_t status;           // StatusFlag bits at the end; non-zero packings are excluded
+  std::vector<double> omega_bar;  // ω̄ per disk [rad/s] (packing_size)
+  std::vector<double> rho2;       // ρ²_{θ,t} per disk [-] (packing_size)
+  std::vector<double> sigma_a;    // σ_a per disk [-] (packing_size)
+};
+
+// Averages over every disk of every healthy packing at one Γ.
+struct GammaStats {
+  double gamma;                 // Γ [-]
+  int healthy_packings;         // packings averaged
+  int disks;                    // disks averaged
+  double mean_sq_omega;         // ⟨ω̄²⟩ [rad²/s²]
+  double mean_sq_omega_rpm2;    // ⟨ω̄²⟩ [RPM²]
+  // standard error of ⟨ω̄²⟩ [rad²/s²] from the spread of the per-packing means of ω̄² (packings
+  // are the independent samples; disks of one packing share a contact network); NaN with
+  // fewer than two healthy packings
+  double mean_sq_omega_stderr;
+  double mean_rho2;             // ⟨ρ²⟩ [-]
+  double mean_sigma_a;          // ⟨σ_a⟩ [-]
+};
+
+struct EnsembleResult {
+  std::vector<GammaStats> gammas;       // (n_gamma), in the order of gamma_values
+  std::vector<PackingResult> packings;  // (n_packings)
+  std::vector<RotationStats> rotation;  // accumulators per disk (n_disks)
+  double dt;                            // time step [s]
+  std::int64_t sample_steps;            // steps per chunk
+  double sample_interval;               // effective sampling interval sample_steps·dt [s]
+  std::int64_t steps;                   // steps taken by the ensemble
+  double particle_steps;                // Σ over chunks of (disks of healthy packings × steps)
+  double wall_time_s;                   // wall time of the whole run [s]
+  double advance_time_s;                // wall time spent in Backend::advance [s]
+  double particle_steps_per_s;          // particle_steps / advance_time_s
+  std::string backend;                  // Backend::name()
+};
+
+// Callbacks of a run; either may be empty.
+struct EnsembleObserver {
+  // after initialization and after every chunk: time t [s], the phase just advanced (settle at
+  // t0) and the energy of every packing (n_packings); packings with a status flag are included
+  std::function<void(double t, RunPhase phase, const std::vector<PackingEnergy>& energy)>
+      on_energy;
+  // at every θ sample of the measurement window, after the observables took it
+  std::function<void(double t, const EnsembleModel& m, const EnsembleState& s)> on_sample;
+};
+
+// Runs the ensemble. `progress` (may be null) receives a line about every 5 % of the steps or
+// 10 s of wall time: phase, simulated time, percent, particle-steps/s.
+// Throws std::invalid_argument when the case is inconsistent (packing count vs the Γ sweep,
+// non-positive dt or sample_interval).
+EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
+                            const EnsembleObserver& observer = {},
+                            std::ostream* progress = nullptr);
+
+// Per-Γ averages of the healthy packings (status 0) of `packings`, Γ-major as in the case.
+std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,
+                                         const std::vector<PackingResult>& packings);
+
+}  // namespace granular::md

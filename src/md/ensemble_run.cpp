@@ -1,0 +1,258 @@
+#include "granular/md/ensemble_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "granular/md/packing.hpp"
+
+namespace granular::md {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void check_case(const EnsembleCase& c) {
+  const EnsembleModel& m = c.model;
+  const std::size_t expected = c.gamma_values.size() * static_cast<std::size_t>(c.packings_per_gamma);
+  if (c.packings_per_gamma < 1 || static_cast<std::size_t>(m.n_packings()) != expected) {
+    throw std::invalid_argument("run_ensemble: the model has " + std::to_string(m.n_packings()) +
+                                " packings, the case expects gamma_values x packings_per_gamma = " +
+                                std::to_string(expected));
+  }
+  if (!(m.dt > 0.0)) throw std::invalid_argument("run_ensemble: dt must be > 0");
+  if (!(c.schedule.sample_interval > 0.0)) {
+    throw std::invalid_argument("run_ensemble: sample_interval must be > 0");
+  }
+}
+
+// Initial positions of every packing by the advancing front, concatenated (n_disks each).
+void build_layouts(const EnsembleModel& m, std::vector<double>& x, std::vector<double>& y) {
+  x.clear();
+  y.clear();
+  for (int p = 0; p < m.n_packings(); ++p) {
+    const std::vector<double> radii(m.radius.begin() + m.offset[p],
+                                    m.radius.begin() + m.offset[p + 1]);
+    const PackingLayout layout = advancing_front(radii, m.packings[p].box_width, m.packings[p].seed);
+    x.insert(x.end(), layout.x.begin(), layout.x.end());
+    y.insert(y.end(), layout.y.begin(), layout.y.end());
+  }
+}
+
+// Disks of the packings that still advance.
+double healthy_disks(const EnsembleModel& m, const EnsembleState& s) {
+  double n = 0.0;
+  for (int p = 0; p < m.n_packings(); ++p) {
+    if (s.status[p] == status_ok) n += m.packing_size(p);
+  }
+  return n;
+}
+
+// θ sample of every disk of the healthy packings.
+void sample_rotation(const EnsembleModel& m, const EnsembleState& s,
+                     std::vector<RotationStats>& rotation) {
+  const double t = s.time(m);
+  for (int p = 0; p < m.n_packings(); ++p) {
+    if (s.status[p] != status_ok) continue;
+    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) add_sample(rotation[i], t, s.theta[i]);
+  }
+}
+
+// Progress lines: about every 5 % of the steps or every 10 s of wall time.
+class ProgressReporter {
+ public:
+  ProgressReporter(std::ostream* out, std::int64_t total_steps)
+      : out_(out), total_(std::max<std::int64_t>(total_steps, 1)), last_(Clock::now()) {}
+
+  void update(RunPhase phase, double t, std::int64_t done, double particle_steps,
+              double advance_time_s, bool force) {
+    if (!out_) return;
+    const double fraction = static_cast<double>(done) / static_cast<double>(total_);
+    if (!force && fraction < next_ && seconds_since(last_) < 10.0) return;
+    while (next_ <= fraction) next_ += 0.05;
+    last_ = Clock::now();
+    const double rate = advance_time_s > 0.0 ? particle_steps / advance_time_s : 0.0;
+    char line[160];
+    std::snprintf(line, sizeof line, "[%-9s] t = %10.4f s  %5.1f %%  %.3g particle-steps/s\n",
+                  phase_name(phase), t, 100.0 * fraction, rate);
+    *out_ << line << std::flush;
+  }
+
+ private:
+  std::ostream* out_;
+  std::int64_t total_;
+  double next_ = 0.05;
+  Clock::time_point last_;
+};
+
+}  // namespace
+
+const char* phase_name(RunPhase phase) {
+  switch (phase) {
+    case RunPhase::settle:
+      return "settle";
+    case RunPhase::transient:
+      return "transient";
+    default:
+      return "measure";
+  }
+}
+
+std::string status_name(std::uint32_t status) {
+  if (status == status_ok) return "ok";
+  std::string name;
+  const auto add = [&](std::uint32_t flag, const char* text) {
+    if (!(status & flag)) return;
+    if (!name.empty()) name += ',';
+    name += text;
+  };
+  add(status_neighbor_overflow, "neighbor_overflow");
+  add(status_contact_overflow, "contact_overflow");
+  add(status_non_finite, "non_finite");
+  return name;
+}
+
+std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,
+                                         const std::vector<PackingResult>& packings) {
+  std::vector<GammaStats> out;
+  for (std::size_t g = 0; g < c.gamma_values.size(); ++g) {
+    GammaStats st{c.gamma_values[g], 0, 0, 0.0, 0.0, NAN, 0.0, 0.0};
+    // sums over disks, and the per-packing means of ω̄² for the standard error
+    double sum_sq = 0.0, sum_rho2 = 0.0, sum_sigma_a = 0.0;
+    std::vector<double> packing_means;
+    for (const PackingResult& r : packings) {
+      if (r.gamma_index != static_cast<int>(g) || r.status != status_ok) continue;
+      double packing_sq = 0.0;
+      for (std::size_t i = 0; i < r.omega_bar.size(); ++i) {
+        packing_sq += r.omega_bar[i] * r.omega_bar[i];
+        sum_rho2 += r.rho2[i];
+        sum_sigma_a += r.sigma_a[i];
+      }
+      sum_sq += packing_sq;
+      st.disks += static_cast<int>(r.omega_bar.size());
+      ++st.healthy_packings;
+      packing_means.push_back(packing_sq / static_cast<double>(r.omega_bar.size()));
+    }
+    if (st.disks == 0) {
+      st.mean_sq_omega = st.mean_sq_omega_rpm2 = st.mean_rho2 = st.mean_sigma_a = NAN;
+      out.push_back(st);
+      continue;
+    }
+    const double n = static_cast<double>(st.disks);
+    st.mean_sq_omega = sum_sq / n;
+    st.mean_sq_omega_rpm2 = st.mean_sq_omega * rpm2_per_rad2_s2;
+    st.mean_rho2 = sum_rho2 / n;
+    st.mean_sigma_a = sum_sigma_a / n;
+
+    // standard error of the mean over packings (sample variance, k − 1)
+    const std::size_t k = packing_means.size();
+    if (k >= 2) {
+      double mean = 0.0;
+      for (double v : packing_means) mean += v;
+      mean /= static_cast<double>(k);
+      double var = 0.0;
+      for (double v : packing_means) var += (v - mean) * (v - mean);
+      var /= static_cast<double>(k - 1);
+      st.mean_sq_omega_stderr = std::sqrt(var / static_cast<double>(k));
+    }
+    out.push_back(st);
+  }
+  return out;
+}
+
+EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
+                            const EnsembleObserver& observer, std::ostream* progress) {
+  check_case(c);
+  const EnsembleModel& m = c.model;
+  const RunSchedule& sched = c.schedule;
+  const Clock::time_point start = Clock::now();
+
+  EnsembleResult result{};
+  result.dt = m.dt;
+  result.backend = backend.name();
+  result.sample_steps = std::max<std::int64_t>(1, std::llround(sched.sample_interval / m.dt));
+  result.sample_interval = static_cast<double>(result.sample_steps) * m.dt;
+  result.rotation.assign(m.n_disks(), RotationStats{});
+
+  // phases: settle and transient take round(time/dt) steps, the measurement whole chunks
+  const std::int64_t chunk = result.sample_steps;
+  const std::int64_t settle_steps = std::max<std::int64_t>(0, std::llround(sched.settle_time / m.dt));
+  const std::int64_t transient_steps =
+      std::max<std::int64_t>(0, std::llround(sched.transient_time / m.dt));
+  const std::int64_t measure_chunks =
+      std::max<std::int64_t>(1, std::llround(sched.measure_time / result.sample_interval));
+  const struct {
+    RunPhase phase;
+    std::int64_t steps;
+  } phases[] = {{RunPhase::settle, settle_steps},
+                {RunPhase::transient, transient_steps},
+                {RunPhase::measure, measure_chunks * chunk}};
+  const std::int64_t total_steps = settle_steps + transient_steps + measure_chunks * chunk;
+
+  // build the packings and prime the accelerations
+  std::vector<double> x0, y0;
+  build_layouts(m, x0, y0);
+  EnsembleState s = make_state(m, x0, y0, -sched.settle_time);
+  backend.initialize(m, s);
+
+  // energy time series of every packing
+  std::vector<PackingEnergy> energy(m.n_packings());
+  const auto observe_energy = [&](RunPhase phase) {
+    if (!observer.on_energy) return;
+    for (int p = 0; p < m.n_packings(); ++p) energy[p] = packing_energy(m, s, p);
+    observer.on_energy(s.time(m), phase, energy);
+  };
+  const auto observe_sample = [&]() {
+    sample_rotation(m, s, result.rotation);
+    if (observer.on_sample) observer.on_sample(s.time(m), m, s);
+  };
+  observe_energy(RunPhase::settle);
+
+  // advance chunk by chunk through the phases
+  ProgressReporter reporter(progress, total_steps);
+  reporter.update(RunPhase::settle, s.time(m), 0, 0.0, 0.0, true);
+  std::int64_t done = 0;
+  for (const auto& ph : phases) {
+    if (ph.phase == RunPhase::measure) observe_sample();
+    for (std::int64_t left = ph.steps; left > 0;) {
+      const std::int64_t steps = std::min(left, chunk);
+      const double disks = healthy_disks(m, s);
+      const Clock::time_point t_advance = Clock::now();
+      backend.advance(m, s, steps);
+      result.advance_time_s += seconds_since(t_advance);
+      result.particle_steps += disks * static_cast<double>(steps);
+      left -= steps;
+      done += steps;
+      observe_energy(ph.phase);
+      if (ph.phase == RunPhase::measure) observe_sample();
+      reporter.update(ph.phase, s.time(m), done, result.particle_steps, result.advance_time_s,
+                      done == total_steps);
+    }
+  }
+  result.steps = done;
+
+  // observables per packing, then per Γ
+  for (int p = 0; p < m.n_packings(); ++p) {
+    PackingResult r{p, p / c.packings_per_gamma, m.packings[p].gamma, m.packings[p].seed,
+                    s.status[p], {}, {}, {}};
+    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
+      r.omega_bar.push_back(mean_omega(result.rotation[i]));
+      r.rho2.push_back(rho2(result.rotation[i]));
+      r.sigma_a.push_back(sigma_a(result.rotation[i]));
+    }
+    result.packings.push_back(std::move(r));
+  }
+  result.gammas = average_by_gamma(c, result.packings);
+
+  result.wall_time_s = seconds_since(start);
+  result.particle_steps_per_s =
+      result.advance_time_s > 0.0 ? result.particle_steps / result.advance_time_s : 0.0;
+  return result;
+}
+
+}  // namespace granular::md

@@ -1,0 +1,83 @@
+#include "granular/md/observables.hpp"
+
+#include "granular/md/contact.hpp"
+
+namespace granular::md {
+namespace {
+
+DiskKinematics kinematics_of(const EnsembleModel& m, const EnsembleState& s, int i) {
+  return {{s.x[i], s.y[i]}, {s.vx[i], s.vy[i]}, s.theta[i], m.radius[i]};
+}
+
+// A copy of the history disk i keeps for partner j, or nullptr when it has none.
+const ContactSlot* disk_slot(const EnsembleModel& m, const EnsembleState& s, int i, int j) {
+  const int slots = m.neighbor.max_contacts;
+  for (int k = 0; k < slots; ++k) {
+    const ContactSlot& c = s.contacts[static_cast<std::size_t>(i) * slots + k];
+    if (c.partner == j) return &c;
+  }
+  return nullptr;
+}
+
+// Evaluates disk i's contact with wall w on a copy of its history; false when open.
+bool wall_contact_of(const EnsembleModel& m, const EnsembleState& s, int p, int i, int w,
+                     ContactResult& out) {
+  const PackingParams& pp = m.packings[p];
+  const DiskKinematics a = kinematics_of(m, s, i);
+  const WallKinematics wall = wall_at(pp, w, s.time(m));
+  if (wall_overlap(a, wall) <= 0.0) return false;
+  const ContactSlot& slot = s.walls[static_cast<std::size_t>(i) * n_walls + w];
+  SkinHistory h = slot.skin;
+  out = disk_wall_contact(pp.disk_wall, a, wall, slot.partner < 0, h);
+  return true;
+}
+
+}  // namespace
+
+PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int p) {
+  const PackingParams& pp = m.packings[p];
+  PackingEnergy e{0.0, 0.0, 0.0, 0.0, 0.0, 0, 0};
+  const int first = m.offset[p];
+  const int last = m.offset[p + 1];
+  for (int i = first; i < last; ++i) {
+    // kinetic and gravitational energy of the disk
+    e.kinetic += 0.5 * m.mass[i] * (s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i]);
+    e.rotational += 0.5 * m.inertia[i] * s.omega[i] * s.omega[i];
+    e.gravitational += m.mass[i] * pp.gravity * s.y[i];
+
+    // disk–disk contacts in canonical order (i < j), each pair once
+    const DiskKinematics a = kinematics_of(m, s, i);
+    for (int j = i + 1; j < last; ++j) {
+      const DiskKinematics b = kinematics_of(m, s, j);
+      if (pair_overlap(a, b) <= 0.0) continue;
+      const ContactSlot* slot = disk_slot(m, s, i, j);
+      SkinHistory h = slot ? slot->skin : SkinHistory{};
+      const ContactResult c = disk_disk_contact(pp.disk_disk, a, b, slot == nullptr, h);
+      e.elastic += 0.5 * pp.disk_disk.k_n * c.overlap * c.overlap;
+      e.skin += 0.5 * pp.disk_disk.k_t * c.xi * c.xi;
+      ++e.disk_contacts;
+    }
+
+    // wall contacts
+    for (int w = 0; w < n_walls; ++w) {
+      ContactResult c{};
+      if (!wall_contact_of(m, s, p, i, w, c)) continue;
+      e.elastic += 0.5 * pp.disk_wall.k_n * c.overlap * c.overlap;
+      e.skin += 0.5 * pp.disk_wall.k_t * c.xi * c.xi;
+      ++e.wall_contacts;
+    }
+  }
+  return e;
+}
+
+Vec2 wall_force(const EnsembleModel& m, const EnsembleState& s, int p, int wall) {
+  Vec2 f{0.0, 0.0};
+  for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
+    ContactResult c{};
+    // the disk pushes the wall with the opposite of the wall's force on the disk
+    if (wall_contact_of(m, s, p, i, wall, c)) f = f - c.force_a;
+  }
+  return f;
+}
+
+}  // namespace granular::md
