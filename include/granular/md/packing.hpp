@@ -17,7 +17,14 @@ struct PackingLayout {
 // Places disks of the given radii [m] in a box of width box_width [m] (open at the top).
 // The insertion order and the choice among candidate positions are drawn from `seed`, so that
 // every seed gives a different packing and the same seed the same one, bitwise.
-// Throws std::invalid_argument when a disk is wider than the box.
+// Rules beyond the thesis text: among all free positions touching two front elements, the
+// lowest (smallest y) that rests on its two supports (the upward vertical within the cone of the
+// two contact normals, or touching the bottom) is taken, so the packing grows layer by layer;
+// positions within 1e-9 R of the lowest are ties, broken by the seed. The seed also shuffles the
+// insertion order and puts the first disk on the bottom at a uniform x. Disks touch exactly
+// (distance R_i + R_j), up to rounding. Same seed and same build give bitwise-equal layouts.
+// Throws std::invalid_argument when a disk is wider than the box, a radius is not > 0 and
+// finite, or the box width is not > 0 and finite.
 PackingLayout advancing_front(const std::vector<double>& radii, double box_width,
                               std::uint64_t seed);
 

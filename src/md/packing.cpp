@@ -1,0 +1,420 @@
+// Advancing-front packing constructor (thesis §2.1.1, spec thesis-packings-ch2-3.md §2).
+//
+// Each new disk is placed touching two elements of the front (front disks, the side walls
+// x = 0 and x = W, the bottom y = 0) without overlapping any placed disk. Assumptions beyond the
+// thesis text, chosen so that the packing grows layer by layer and rests under gravity:
+// - among all valid candidates the lowest one (smallest y) is taken; candidates within
+//   1e-9 R of the lowest are ties, broken by a draw from the seed;
+// - a candidate is valid only if it rests on its two supports: the upward vertical lies in the
+//   cone spanned by the two contact normals, so that two repulsive contact forces can carry the
+//   disk's weight without friction (a disk touching the bottom always rests). In exact
+//   arithmetic the lowest free candidate always rests, since one that does not could roll lower
+//   on a support; the check keeps that true for near-ties and rounding. Should no resting
+//   candidate exist, the lowest free one is taken;
+// - the seed shuffles the insertion order (Fisher-Yates), places the first disk on the bottom
+//   at a uniform x and breaks ties. The generator is xoshiro256** seeded by splitmix64, written
+//   out here, so layouts do not depend on the standard library's distributions.
+// The front is the set of disks that a disk of the smallest radius still to come can touch
+// without overlap; a disk leaves it for good once it is buried, since free space only shrinks.
+#include "granular/md/packing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "granular/vec2.hpp"
+
+namespace granular::md {
+namespace {
+
+constexpr double pi = 3.141592653589793238462643383280;
+
+// relative tolerances: overlaps and box bounds (in radii), ties between candidates (in radii),
+// and directions in the resting test
+constexpr double overlap_tol = 1e-9;
+constexpr double tie_tol = 1e-9;
+constexpr double direction_tol = 1e-9;
+
+// xoshiro256** (Blackman & Vigna), state seeded by splitmix64
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) {
+    for (auto& word : s_) {
+      seed += 0x9e3779b97f4a7c15ULL;
+      std::uint64_t z = seed;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      word = z ^ (z >> 31);
+    }
+  }
+
+  std::uint64_t next() {
+    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+
+  // uniform in [0, 1) with 53 random bits
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+  // uniform in [0, n), n > 0, unbiased by rejection
+  std::size_t below(std::size_t n) {
+    const std::uint64_t bound = n;
+    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
+                                std::numeric_limits<std::uint64_t>::max() % bound;
+    std::uint64_t v = next();
+    while (v >= limit) v = next();
+    return static_cast<std::size_t>(v % bound);
+  }
+
+ private:
+  static std::uint64_t rotl(std::uint64_t v, int k) { return (v << k) | (v >> (64 - k)); }
+  std::uint64_t s_[4];
+};
+
+// a front element a new disk can touch: a disk index >= 0, or a wall
+enum Wall : int { left_wall = -1, right_wall = -2, bottom_wall = -3 };
+
+struct Candidate {
+  Vec2 p;       // centre [m]
+  int first;    // supports: disk index or Wall
+  int second;
+  int sequence;  // generation order, to make the sort a total order
+};
+
+// uniform grid of the placed disks; cells of side >= 4 R_max, so the 3x3 block around a point
+// holds every disk a new disk there can overlap (reach <= 2 R_max) and every disk pair a new disk
+// can touch at once (|r_a - r_b| <= R_a + R_b + 2 R_i <= 4 R_max); rows are added as it grows
+class Grid {
+ public:
+  Grid(double box_width, double cell) : cell_(cell) {
+    cols_ = std::max(1, static_cast<int>(std::ceil(box_width / cell)));
+  }
+
+  void insert(int disk, Vec2 p) {
+    const int row = row_of(p.y);
+    if (row >= rows_) {
+      cells_.resize(static_cast<std::size_t>(row + 1) * cols_);
+      rows_ = row + 1;
+    }
+    cells_[static_cast<std::size_t>(row) * cols_ + col_of(p.x)].push_back(disk);
+  }
+
+  // calls f(disk) for every disk in the 3x3 block of cells around p
+  template <class F>
+  void for_near(Vec2 p, F&& f) const {
+    const int row = row_of(p.y);
+    const int col = col_of(p.x);
+    for (int r = std::max(0, row - 1); r <= std::min(rows_ - 1, row + 1); ++r) {
+      for (int c = std::max(0, col - 1); c <= std::min(cols_ - 1, col + 1); ++c) {
+        for (int disk : cells_[static_cast<std::size_t>(r) * cols_ + c]) f(disk);
+      }
+    }
+  }
+
+ private:
+  int row_of(double y) const { return std::max(0, static_cast<int>(y / cell_)); }
+  int col_of(double x) const {
+    return std::clamp(static_cast<int>(x / cell_), 0, cols_ - 1);
+  }
+
+  double cell_;
+  int cols_ = 1;
+  int rows_ = 0;
+  std::vector<std::vector<int>> cells_;
+};
+
+// centre of a disk of radius r touching disks a and b, the upper of the two solutions
+// (eqs. 2.3-2.4); false when the two contact circles do not meet
+bool touch_two_disks(Vec2 a, double r_ia, Vec2 b, double r_ib, Vec2& out) {
+  // order the pair left to right: the solution on the left of a->b is then the upper one
+  if (b.x < a.x) {
+    std::swap(a, b);
+    std::swap(r_ia, r_ib);
+  }
+  const Vec2 d = b - a;
+  const double l2 = dot(d, d);
+  const double product =
+      (l2 - (r_ia - r_ib) * (r_ia - r_ib)) * ((r_ia + r_ib) * (r_ia + r_ib) - l2);
+  if (l2 <= 0.0 || product < 0.0) return false;
+  const double root = std::sqrt(product);
+  const double along = l2 + r_ia * r_ia - r_ib * r_ib;
+  out = a + (1.0 / (2.0 * l2)) * Vec2{along * d.x - root * d.y, along * d.y + root * d.x};
+  return true;
+}
+
+// direction from a support to the centre p of the disk it touches
+Vec2 contact_normal(int support, Vec2 p, const std::vector<Vec2>& centres) {
+  switch (support) {
+    case left_wall:
+      return {1.0, 0.0};
+    case right_wall:
+      return {-1.0, 0.0};
+    case bottom_wall:
+      return {0.0, 1.0};
+    default:
+      return p - centres[support];
+  }
+}
+
+// true when a disk at p rests on its two supports: the upward vertical g lies in the cone of the
+// two contact normals u, v (with u x v > 0: u x g >= 0 and g x v >= 0), so non-negative normal
+// forces can balance its weight; anything touching the bottom rests
+bool rests_on(const Candidate& c, const std::vector<Vec2>& centres) {
+  if (c.first == bottom_wall || c.second == bottom_wall) return true;
+  Vec2 u = contact_normal(c.first, c.p, centres);
+  Vec2 v = contact_normal(c.second, c.p, centres);
+  if (cross(u, v) < 0.0) std::swap(u, v);
+  const double nu = norm(u);
+  const double nv = norm(v);
+  return cross(u, v) > direction_tol * nu * nv && u.x >= -direction_tol * nu &&
+         v.x <= direction_tol * nv;
+}
+
+// the packing under construction: placed centres, the grid and the front
+class Packer {
+ public:
+  Packer(const std::vector<double>& radii, double box_width, double r_max)
+      : radii_(radii),
+        width_(box_width),
+        grid_(box_width, 4.0 * r_max),
+        centres_(radii.size()),
+        in_front_(radii.size(), 0) {}
+
+  void place(int disk, Vec2 p) {
+    centres_[disk] = p;
+    grid_.insert(disk, p);
+    in_front_[disk] = 1;
+    front_.push_back(disk);
+  }
+
+  // drops from the front the disks near `disk` that a disk of radius r_next can no longer touch
+  void update_front(int disk, double r_next) {
+    grid_.for_near(centres_[disk], [&](int a) {
+      if (in_front_[a] && is_buried(a, r_next)) in_front_[a] = 0;
+    });
+    front_.erase(std::remove_if(front_.begin(), front_.end(), [&](int a) { return !in_front_[a]; }),
+                 front_.end());
+  }
+
+  // every position where a disk of radius r touches two front elements, inside the box
+  std::vector<Candidate> candidates(double r) const {
+    std::vector<Candidate> out;
+    auto add = [&](Vec2 p, int first, int second) {
+      if (p.x < r * (1.0 - overlap_tol) || p.x > width_ - r * (1.0 - overlap_tol) ||
+          p.y < r * (1.0 - overlap_tol)) {
+        return;
+      }
+      out.push_back({p, first, second, static_cast<int>(out.size())});
+    };
+
+    // the two bottom corners
+    add({r, r}, left_wall, bottom_wall);
+    add({width_ - r, r}, right_wall, bottom_wall);
+
+    for (int a : front_) {
+      const Vec2 pa = centres_[a];
+      const double r_ia = radii_[a] + r;
+
+      // bottom and disk a: y = r, |x - x_a| from the contact distance
+      const double dy = pa.y - r;
+      if (std::abs(dy) <= r_ia) {
+        const double dx = std::sqrt(r_ia * r_ia - dy * dy);
+        add({pa.x - dx, r}, bottom_wall, a);
+        add({pa.x + dx, r}, bottom_wall, a);
+      }
+
+      // side wall and disk a, upper solution (eqs. 2.5-2.6 with n = +x or -x)
+      for (const int wall : {left_wall, right_wall}) {
+        const double x = wall == left_wall ? r : width_ - r;
+        const double dx = pa.x - x;
+        if (std::abs(dx) <= r_ia) add({x, pa.y + std::sqrt(r_ia * r_ia - dx * dx)}, wall, a);
+      }
+
+      // disks a and b, each front pair once
+      grid_.for_near(pa, [&](int b) {
+        if (b <= a || !in_front_[b]) return;
+        Vec2 p;
+        if (touch_two_disks(pa, r_ia, centres_[b], radii_[b] + r, p)) add(p, a, b);
+      });
+    }
+    return out;
+  }
+
+  // true when a disk of radius r at p overlaps no placed disk (contacts allowed)
+  bool is_free(Vec2 p, double r) const {
+    bool free = true;
+    grid_.for_near(p, [&](int d) {
+      const Vec2 e = p - centres_[d];
+      const double reach = radii_[d] + r * (1.0 - overlap_tol);
+      if (dot(e, e) < reach * reach) free = false;
+    });
+    return free;
+  }
+
+  const std::vector<Vec2>& centres() const { return centres_; }
+
+ private:
+  // true when no disk of radius r can touch disk a without overlap: the circle of centres at
+  // distance R_a + r around a is covered by the arcs that other disks and the walls block
+  bool is_buried(int a, double r) const {
+    const Vec2 pa = centres_[a];
+    const double rho = radii_[a] + r;
+    std::vector<std::pair<double, double>> arcs;  // [start, end) in [0, 2 pi] [rad]
+    bool full = false;
+
+    // the arc of half-width acos(c) around angle mid, where the circle point is blocked;
+    // shrunk by a small margin so that tangent contacts count as free (conservative)
+    auto block = [&](double mid, double c) {
+      if (c <= -1.0) {
+        full = true;
+        return;
+      }
+      if (c >= 1.0) return;
+      const double half = std::acos(c) - 1e-9;
+      if (half <= 0.0) return;
+      double start = std::fmod(mid - half, 2.0 * pi);
+      if (start < 0.0) start += 2.0 * pi;
+      const double end = start + 2.0 * half;
+      if (end <= 2.0 * pi) {
+        arcs.emplace_back(start, end);
+      } else {
+        arcs.emplace_back(start, 2.0 * pi);
+        arcs.emplace_back(0.0, end - 2.0 * pi);
+      }
+    };
+
+    // walls: x < r, x > W - r and y < r are forbidden for the new centre
+    block(pi, (pa.x - r) / rho);
+    block(0.0, (width_ - r - pa.x) / rho);
+    block(-0.5 * pi, (pa.y - r) / rho);
+
+    // other disks b: blocked where |p - r_b| < R_b + r (law of cosines)
+    grid_.for_near(pa, [&](int b) {
+      if (b == a) return;
+      const Vec2 e = centres_[b] - pa;
+      const double d = norm(e);
+      const double reach = radii_[b] + r;
+      if (d >= rho + reach) return;
+      block(std::atan2(e.y, e.x), (rho * rho + d * d - reach * reach) / (2.0 * rho * d));
+    });
+    if (full) return true;
+
+    // the circle is buried when the sorted arcs leave no gap
+    std::sort(arcs.begin(), arcs.end());
+    double reached = 0.0;
+    for (const auto& [start, end] : arcs) {
+      if (start > reached) return false;
+      reached = std::max(reached, end);
+    }
+    return reached >= 2.0 * pi;
+  }
+
+  const std::vector<double>& radii_;
+  double width_;
+  Grid grid_;
+  std::vector<Vec2> centres_;   // [m] (n_disks), by input index
+  std::vector<char> in_front_;  // (n_disks)
+  std::vector<int> front_;      // disks in the front, in placement order
+};
+
+void validate(const std::vector<double>& radii, double box_width) {
+  if (!(box_width > 0.0) || !std::isfinite(box_width)) {
+    throw std::invalid_argument("advancing_front: box width must be > 0 and finite, got " +
+                                std::to_string(box_width));
+  }
+  for (std::size_t i = 0; i < radii.size(); ++i) {
+    if (!(radii[i] > 0.0) || !std::isfinite(radii[i])) {
+      throw std::invalid_argument("advancing_front: radius " + std::to_string(i) +
+                                  " must be > 0 and finite, got " + std::to_string(radii[i]));
+    }
+    if (2.0 * radii[i] > box_width) {
+      throw std::invalid_argument("advancing_front: disk " + std::to_string(i) + " of diameter " +
+                                  std::to_string(2.0 * radii[i]) +
+                                  " m is wider than the box (" + std::to_string(box_width) +
+                                  " m)");
+    }
+  }
+}
+
+}  // namespace
+
+PackingLayout advancing_front(const std::vector<double>& radii, double box_width,
+                              std::uint64_t seed) {
+  validate(radii, box_width);
+  const int n = static_cast<int>(radii.size());
+  PackingLayout layout;
+  if (n == 0) return layout;
+
+  // insertion order: a seeded Fisher-Yates shuffle
+  Rng rng(seed);
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  for (int k = n - 1; k > 0; --k) {
+    std::swap(order[k], order[rng.below(static_cast<std::size_t>(k) + 1)]);
+  }
+
+  // smallest radius still to come after the k-th insertion, which decides who is buried
+  std::vector<double> r_next(n, 0.0);
+  for (int k = n - 2; k >= 0; --k) {
+    r_next[k] = k == n - 2 ? radii[order[n - 1]] : std::min(r_next[k + 1], radii[order[k + 1]]);
+  }
+
+  Packer packer(radii, box_width, *std::max_element(radii.begin(), radii.end()));
+
+  // the first disk lies on the bottom at a uniform x
+  const double r0 = radii[order[0]];
+  packer.place(order[0], {r0 + rng.uniform() * (box_width - 2.0 * r0), r0});
+  if (n > 1) packer.update_front(order[0], r_next[0]);
+
+  for (int k = 1; k < n; ++k) {
+    const int disk = order[k];
+    const double r = radii[disk];
+
+    // candidates from lowest up; the first resting one sets the level, equal ones are ties
+    std::vector<Candidate> cands = packer.candidates(r);
+    std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+      return a.p.y < b.p.y || (a.p.y == b.p.y && a.sequence < b.sequence);
+    });
+    std::vector<Candidate> ties;
+    const Candidate* fallback = nullptr;
+    for (const Candidate& c : cands) {
+      if (!ties.empty() && c.p.y > ties.front().p.y + tie_tol * r) break;
+      if (!packer.is_free(c.p, r)) continue;
+      if (rests_on(c, packer.centres())) {
+        ties.push_back(c);
+      } else if (fallback == nullptr) {
+        fallback = &c;
+      }
+    }
+    if (ties.empty() && fallback == nullptr) {
+      throw std::logic_error("advancing_front: no free position for disk " + std::to_string(disk) +
+                             " (the front lost an exposed disk)");
+    }
+    const Candidate& chosen = ties.empty() ? *fallback : ties[rng.below(ties.size())];
+
+    // exact touching can leave the box by rounding; clamp into it
+    const Vec2 p{std::clamp(chosen.p.x, r, box_width - r), std::max(chosen.p.y, r)};
+    packer.place(disk, p);
+    if (k + 1 < n) packer.update_front(disk, r_next[k]);
+  }
+
+  layout.x.resize(n);
+  layout.y.resize(n);
+  for (int i = 0; i < n; ++i) {
+    layout.x[i] = packer.centres()[i].x;
+    layout.y[i] = packer.centres()[i].y;
+  }
+  return layout;
+}
+
+}  // namespace granular::md
