@@ -79,7 +79,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{CollisionKind::disk_disk, Integrator::gear5, 0.02},
                       Variant{CollisionKind::disk_disk, Integrator::velocity_verlet, 0.02},
                       Variant{CollisionKind::disk_disk, Integrator::gear5, 0.011},
-                      Variant{CollisionKind::disk_disk, Integrator::velocity_verlet, 0.011}));
+                      Variant{CollisionKind::disk_disk, Integrator::velocity_verlet, 0.011}),
+    [](const ::testing::TestParamInfo<Variant>& info) {
+      const Variant& v = info.param;
+      return std::string(v.kind == CollisionKind::disk_wall ? "DiskWall" : "DiskDisk") +
+             (v.integrator == Integrator::gear5 ? "Gear5" : "Verlet") +
+             (v.radius_b == 0.02 ? "Equal" : "Unequal");
+    });
 
 // Velocity Verlet converges to the closed form at first order: halving dt halves the error.
 TEST(CollisionNormalConvergence, VerletErrorIsFirstOrder) {
