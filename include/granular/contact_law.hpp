@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "granular/hd.hpp"
+#include "granular/vec2.hpp"
 
 namespace granular {
 
@@ -37,54 +38,67 @@ GRANULAR_HD inline double normal_force(const ContactParams& p, double overlap,
   return n > 0.0 ? n : 0.0;
 }
 
-// Elastic-skin history of one contact. ξ = xi_anchor + (change of λ since the anchors were
-// taken); re-anchoring at every slip keeps the differences small, so θ may grow without bound
-// (many turns) and ξ stays accurate (spec §2.2 [S] "store θ_a*, θ_b*, β*").
+// Elastic-skin history of one contact. ξ = xi_anchor + (change of λ since the anchor), with λ
+// computed from coordinates (eqs. 4.5, 4.7): only differences of coordinates since the anchor
+// enter, so θ may grow without bound (many turns) and ξ stays exact (spec §2.2 [S]).
 struct SkinHistory {
-  double theta_a;    // θ of disk a when anchored [rad]
-  double theta_b;    // θ of disk b when anchored [rad] (unused for walls)
-  double position;   // disk–disk: β_ab [rad]; disk–wall: (r_a − r_ref)·t̂ [m], when anchored
+  double theta_a;    // θ of disk a at the anchor [rad]
+  double theta_b;    // θ of disk b at the anchor [rad] (disk–disk only)
+  double anchor_x;   // disk–disk: x of the unit normal e* at the anchor; disk–wall: s* [m]
+  double anchor_y;   // disk–disk: y of e* (disk–wall: unused, 0)
   double xi_anchor;  // ξ = λ − λ* at the anchor [m]
 };
 
-// Wrap an angle difference into (−π, π].
-GRANULAR_HD inline double wrap_angle(double a) {
-  const double two_pi = 6.283185307179586476925286766559;
-  const double pi = 3.141592653589793238462643383280;
-  a = fmod(a, two_pi);
-  if (a > pi) a -= two_pi;
-  if (a <= -pi) a += two_pi;
-  return a;
+// A disk–disk pair re-anchors once its normal has turned by this angle [rad] since the anchor
+// (keeping ξ, so nothing changes physically): the turn then always has the cheap, exact series
+// below and never approaches the ±π ambiguity of an angle difference.
+constexpr double skin_reanchor_turn = 1e-3;
+
+// Anchors of a disk–disk pair with unit normal e, skin stretch xi.
+GRANULAR_HD inline SkinHistory skin_anchor_pair(double theta_a, double theta_b, Vec2 e,
+                                                double xi) {
+  return {theta_a, theta_b, e.x, e.y, xi};
 }
 
-// A freshly closed contact: λ* = λ, so ξ = 0.
-GRANULAR_HD inline SkinHistory skin_open(double theta_a, double theta_b, double position) {
-  return {theta_a, theta_b, position, 0.0};
+// Anchors of a disk–wall contact at tangential coordinate s = (r_a − r_ref)·t̂ [m].
+GRANULAR_HD inline SkinHistory skin_anchor_wall(double theta_a, double s, double xi) {
+  return {theta_a, 0.0, s, 0.0, xi};
 }
 
-// ξ of a disk–disk pair (eq. 4.5) from its history and the current coordinates.
+// Angle [rad] by which the pair's normal turned from e* to e, counter-clockwise positive:
+// β − β* of eq. 4.5 without atan2. For |x| < 1e-3 the series of atan(x), x = tan(β − β*),
+// is exact to round-off (the first omitted term is x⁹/9).
+GRANULAR_HD inline double skin_turn(const SkinHistory& h, Vec2 e) {
+  const double sine = h.anchor_x * e.y - h.anchor_y * e.x;
+  const double cosine = h.anchor_x * e.x + h.anchor_y * e.y;
+  const double x = sine / cosine;
+  if (fabs(x) < skin_reanchor_turn) {
+    const double x2 = x * x;
+    return x * (1.0 - x2 * (1.0 / 3.0 - x2 * (1.0 / 5.0 - x2 * (1.0 / 7.0))));
+  }
+  return atan2(sine, cosine);
+}
+
+// ξ of a disk–disk pair (eq. 4.5): λ = R_a θ_a + R_b θ_b − β (R_a + R_b), turn = β − β*.
 GRANULAR_HD inline double skin_xi_disk_disk(const SkinHistory& h, double r_a, double r_b,
-                                            double theta_a, double theta_b, double beta) {
+                                            double theta_a, double theta_b, double turn) {
   return h.xi_anchor + r_a * (theta_a - h.theta_a) + r_b * (theta_b - h.theta_b) -
-         (r_a + r_b) * wrap_angle(beta - h.position);
+         (r_a + r_b) * turn;
 }
 
-// ξ of a disk–wall contact (eq. 4.7) from its history; s = (r_a − r_ref)·t̂ [m].
+// ξ of a disk–wall contact (eq. 4.7): λ = R_a θ_a + s, s = (r_a − r_ref)·t̂ [m].
 GRANULAR_HD inline double skin_xi_disk_wall(const SkinHistory& h, double r_a, double theta_a,
                                             double s) {
-  return h.xi_anchor + r_a * (theta_a - h.theta_a) + (s - h.position);
+  return h.xi_anchor + r_a * (theta_a - h.theta_a) + (s - h.anchor_x);
 }
 
-// Coulomb cap of the skin (eq. 4.6 and the reset recipe): if k_t|ξ| > μ n the skin slips and
-// the history is re-anchored at the current coordinates with ξ = sgn(ξ) μ n / k_t.
-// Returns the capped ξ.
-GRANULAR_HD inline double skin_cap(const ContactParams& p, double xi, double n, SkinHistory& h,
-                                   double theta_a, double theta_b, double position) {
+// Coulomb cap of the skin (eq. 4.6 and the reset recipe): if k_t|ξ| > μ n the skin slips to
+// ξ = sgn(ξ) μ n / k_t. Returns the capped ξ; a caller that sees it differ from ξ re-anchors
+// the history at the current coordinates with the capped value (λ* moved by the slip).
+GRANULAR_HD inline double skin_cap(const ContactParams& p, double xi, double n) {
   const double xi_max = p.k_t > 0.0 ? p.mu * n / p.k_t : 0.0;
   if (fabs(xi) <= xi_max) return xi;
-  const double capped = xi > 0.0 ? xi_max : -xi_max;
-  h = {theta_a, theta_b, position, capped};
-  return capped;
+  return xi > 0.0 ? xi_max : -xi_max;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -135,12 +135,11 @@ TEST(SkinRate, RateOfLambdaIsTangentialVelocity) {
     m.omega_a = 10.0 * u(rng);
     m.omega_b = 10.0 * u(rng);
     const Vec2 d = m.b.r - m.a.r;
-    const double beta = std::atan2(d.y, d.x);
-    const SkinHistory h0 = skin_open(m.a.theta, m.b.theta, beta);
+    const SkinHistory h0 = skin_anchor_pair(m.a.theta, m.b.theta, (1.0 / norm(d)) * d, 0.0);
     auto xi_at = [&](double s) {
       const Vec2 ds = m.b_at(s).r - m.a_at(s).r;
       return skin_xi_disk_disk(h0, r_a, r_b, m.a_at(s).theta, m.b_at(s).theta,
-                               std::atan2(ds.y, ds.x));
+                               skin_turn(h0, (1.0 / norm(ds)) * ds));
     };
     const double rate = (xi_at(h) - xi_at(-h)) / (2.0 * h);
     const Vec2 t = perp(unit(angle));
@@ -171,7 +170,7 @@ TEST(SkinRate, RateOfLambdaOnMovingWall) {
     const double theta0 = 5.0 * u(rng);
     const double omega = 10.0 * u(rng);
     const Vec2 t = perp(-normal);
-    const SkinHistory h0 = skin_open(theta0, 0.0, dot(r0 - p0, t));
+    const SkinHistory h0 = skin_anchor_wall(theta0, dot(r0 - p0, t), 0.0);
     auto xi_at = [&](double s) {
       const Vec2 ra = r0 + s * v_a;
       const Vec2 p = p0 + s * v_w;

@@ -1,6 +1,6 @@
 // Tests for include/granular/contact_law.hpp: the closed forms of one collision (spec §3.2–3.3),
-// the cutoff of the normal force (eq. 4.2), the Coulomb cap of the skin (eq. 4.6) and
-// wrap_angle.
+// the cutoff of the normal force (eq. 4.2), the Coulomb cap of the skin (eq. 4.6) and the
+// skin anchors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -118,9 +118,8 @@ TEST(ContactLawNormal, CutoffNeverNegative) {
 }
 
 // The Coulomb cap (eq. 4.6 and the reset recipe of spec §2.2): |k_t ξ| ≤ μ n always; a slip
-// puts ξ exactly on ±μ n/k_t and re-anchors the history at the current coordinates, so that
-// the next ξ computed there is the capped value; within the cap nothing changes.
-TEST(ContactLawSkin, CapBoundsForceAndReanchors) {
+// puts ξ exactly on ±μ n/k_t; within the cap ξ is unchanged.
+TEST(ContactLawSkin, CapBoundsForce) {
   const ContactParams p = {1e4, 7.7e3, 0.5, 0.3};
   std::mt19937_64 rng(2);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -128,52 +127,52 @@ TEST(ContactLawSkin, CapBoundsForceAndReanchors) {
   for (int i = 0; i < 10000; ++i) {
     const double n = 2.0 * (u(rng) + 1.0) * (i % 10 == 0 ? 0.0 : 1.0);
     const double xi = 1e-4 * u(rng);
-    const SkinHistory before = {u(rng), u(rng), u(rng), 1e-5 * u(rng)};
-    SkinHistory h = before;
-    const double theta_a = 3.0 * u(rng);
-    const double theta_b = 3.0 * u(rng);
-    const double position = pi * u(rng);
-    const double capped = skin_cap(p, xi, n, h, theta_a, theta_b, position);
+    const double capped = skin_cap(p, xi, n);
     const double limit = p.mu * n / p.k_t;
     EXPECT_LE(std::fabs(p.k_t * capped), p.mu * n * (1.0 + 1e-15));
     if (std::fabs(xi) > limit) {
       ++slips;
       EXPECT_EQ(capped, xi > 0.0 ? limit : -limit);
-      EXPECT_EQ(h.theta_a, theta_a);
-      EXPECT_EQ(h.theta_b, theta_b);
-      EXPECT_EQ(h.position, position);
-      EXPECT_EQ(h.xi_anchor, capped);
-      EXPECT_EQ(skin_xi_disk_disk(h, 0.02, 0.015, theta_a, theta_b, position), capped);
-      EXPECT_EQ(skin_xi_disk_wall(h, 0.02, theta_a, position), capped);
     } else {
       EXPECT_EQ(capped, xi);
-      EXPECT_EQ(h.theta_a, before.theta_a);
-      EXPECT_EQ(h.position, before.position);
-      EXPECT_EQ(h.xi_anchor, before.xi_anchor);
     }
   }
   EXPECT_GT(slips, 1000);  // both branches were exercised
 }
 
-// wrap_angle maps into (−π, π] and is 2π-periodic.
-TEST(ContactLawSkin, WrapAngle) {
-  EXPECT_DOUBLE_EQ(wrap_angle(pi), pi);
-  EXPECT_DOUBLE_EQ(wrap_angle(-pi), pi);
-  EXPECT_DOUBLE_EQ(wrap_angle(1.5 * pi), -0.5 * pi);
-  EXPECT_DOUBLE_EQ(wrap_angle(-1.5 * pi), 0.5 * pi);
-  EXPECT_EQ(wrap_angle(0.0), 0.0);
-  EXPECT_EQ(wrap_angle(0.25), 0.25);
-  std::mt19937_64 rng(3);
+// A history anchored at the current coordinates with ξ gives back exactly ξ there.
+TEST(ContactLawSkin, AnchorReproducesXi) {
+  std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int i = 0; i < 1000; ++i) {
-    const double a = 50.0 * u(rng);
-    const double w = wrap_angle(a);
-    EXPECT_GT(w, -pi);
-    EXPECT_LE(w, pi);
-    const double turns = (a - w) / (2.0 * pi);
-    EXPECT_NEAR(turns, std::round(turns), 1e-12);
+    const double theta_a = 1e3 * u(rng);
+    const double theta_b = 1e3 * u(rng);
+    const double angle = pi * u(rng);
+    const Vec2 e = {std::cos(angle), std::sin(angle)};
+    const double xi = 1e-5 * u(rng);
+    const SkinHistory pair = skin_anchor_pair(theta_a, theta_b, e, xi);
+    EXPECT_EQ(skin_turn(pair, e), 0.0);
+    EXPECT_EQ(skin_xi_disk_disk(pair, 0.02, 0.015, theta_a, theta_b, 0.0), xi);
+    const double s = u(rng);
+    EXPECT_EQ(skin_xi_disk_wall(skin_anchor_wall(theta_a, s, xi), 0.02, theta_a, s), xi);
   }
 }
 
+// skin_turn is β − β* (eq. 4.5) without atan2 in the common case: it equals the wrapped
+// difference of the two normals' angles, on the series branch and on the atan2 branch.
+TEST(ContactLawSkin, TurnIsTheAngleBetweenNormals) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int series = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const double beta0 = pi * u(rng);
+    const double turn = (i % 2 == 0 ? 1e-3 : 2.0) * u(rng);  // small and large turns
+    const SkinHistory h = skin_anchor_pair(0.0, 0.0, {std::cos(beta0), std::sin(beta0)}, 0.0);
+    const Vec2 e = {std::cos(beta0 + turn), std::sin(beta0 + turn)};
+    EXPECT_NEAR(skin_turn(h, e), turn, 1e-15 + 1e-14 * std::fabs(turn));
+    series += std::fabs(turn) < skin_reanchor_turn ? 1 : 0;
+  }
+  EXPECT_GT(series, 1000);
+}
 }  // namespace
 }  // namespace granular

@@ -47,15 +47,13 @@ GRANULAR_HD inline ContactResult disk_disk_contact(const ContactParams& p, const
   const double overlap = a.radius + b.radius - dist;
   const double overlap_rate = dot(a.v - b.v, e);  // δ̇ = −d|r_ab|/dt
   const double n = normal_force(p, overlap, overlap_rate);
-  const double beta = atan2(e.y, e.x);
-  if (fresh) h = skin_open(a.theta, b.theta, beta);
-  double xi = skin_xi_disk_disk(h, a.radius, b.radius, a.theta, b.theta, beta);
-  xi = skin_cap(p, xi, n, h, a.theta, b.theta, beta);
-  // β − β* is wrapped into (−π, π]: a pair that turns by more than π without slipping (a disk
-  // rolling around another, a rotating pair) would see ξ jump by 2π(R_a + R_b). Re-anchor,
-  // keeping ξ, once the pair has turned by π/2 since the anchor.
-  if (fabs(wrap_angle(beta - h.position)) > 1.5707963267948966) {
-    h = {a.theta, b.theta, beta, xi};
+  // skin (eq. 4.5): re-anchor on a slip, and after the normal turned by skin_reanchor_turn
+  if (fresh) h = skin_anchor_pair(a.theta, b.theta, e, 0.0);
+  const double turn = skin_turn(h, e);
+  const double xi_free = skin_xi_disk_disk(h, a.radius, b.radius, a.theta, b.theta, turn);
+  const double xi = skin_cap(p, xi_free, n);
+  if (xi != xi_free || fabs(turn) >= skin_reanchor_turn) {
+    h = skin_anchor_pair(a.theta, b.theta, e, xi);
   }
   const double tau = p.k_t * xi;
   return {-n * e - tau * t, -a.radius * tau, -b.radius * tau, n, overlap, xi};
@@ -84,9 +82,10 @@ GRANULAR_HD inline ContactResult disk_wall_contact(const ContactParams& p, const
   const double overlap_rate = dot(a.v - w.velocity, e);
   const double n = normal_force(p, overlap, overlap_rate);
   const double s = dot(a.r - w.point, t);
-  if (fresh) h = skin_open(a.theta, 0.0, s);
-  double xi = skin_xi_disk_wall(h, a.radius, a.theta, s);
-  xi = skin_cap(p, xi, n, h, a.theta, 0.0, s);
+  if (fresh) h = skin_anchor_wall(a.theta, s, 0.0);
+  const double xi_free = skin_xi_disk_wall(h, a.radius, a.theta, s);
+  const double xi = skin_cap(p, xi_free, n);
+  if (xi != xi_free) h = skin_anchor_wall(a.theta, s, xi);
   const double tau = p.k_t * xi;
   return {-n * e - tau * t, -a.radius * tau, 0.0, n, overlap, xi};
 }
