@@ -170,6 +170,9 @@ LoadedCase load_ensemble(JsonObject root) {
   c.model.neighbor.skin = neighbor.number_or("skin", 0.2 * r_min, Bound::positive);
   c.model.neighbor.max_neighbors = static_cast<int>(neighbor.integer_or("max_neighbors", 24, 1));
   c.model.neighbor.max_contacts = static_cast<int>(neighbor.integer_or("max_contacts", 10, 1));
+  if (c.model.neighbor.max_contacts > md::max_contact_slots) {
+    neighbor.fail("max_contacts", "must be <= " + std::to_string(md::max_contact_slots));
+  }
 
   // schedule
   const JsonObject run = root.object("run");

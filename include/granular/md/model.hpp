@@ -23,12 +23,16 @@ struct PackingParams {
   std::uint64_t seed;      // seed of this packing's construction
 };
 
+// Most contact-history slots a disk can have: forces() marks the slots in contact in a 64-bit
+// mask.
+constexpr int max_contact_slots = 64;
+
 // Capacities of the per-disk neighbor list and contact slots. Exceeding one stops the packing
 // with a status flag; nothing is dropped silently.
 struct NeighborParams {
   double skin = 0.0;        // Verlet skin [m]; lists rebuilt when a disk moved > skin/2
   int max_neighbors = 24;   // neighbor-list slots per disk
-  int max_contacts = 10;    // contact-history slots per disk
+  int max_contacts = 10;    // contact-history slots per disk, <= max_contact_slots
 };
 
 struct EnsembleModel {

@@ -164,21 +164,22 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
   double torque = 0.0;
   bool ok = true;
 
-  // disk–disk contacts
+  // disk–disk contacts; a slot whose partner is not in contact this step is freed after the
+  // loop (the contact opened: memory is lost)
   ContactSlot* slots = v.contacts + i * v.max_contacts;
   const int* list = v.neighbors + i * v.max_neighbors;
+  unsigned long long in_contact = 0;  // bit k: slot k in contact (max_contact_slots = 64)
   for (int n = 0; n < v.neighbor_count[i]; ++n) {
     const int j = list[n];
-    const DiskKinematics other = disk_kinematics(v, j);
+    const double dx = v.x[j] - me.r.x;
+    const double dy = v.y[j] - me.r.y;
+    const double reach = me.radius + v.radius[j];
+    if (dx * dx + dy * dy >= reach * reach) continue;
     int slot = -1;
     int free_slot = -1;
     for (int k = 0; k < v.max_contacts; ++k) {
       if (slots[k].partner == j) slot = k;
       if (slots[k].partner < 0 && free_slot < 0) free_slot = k;
-    }
-    if (pair_overlap(me, other) <= 0.0) {
-      if (slot >= 0) slots[slot].partner = -1;  // the contact opened: memory is lost
-      continue;
     }
     const bool fresh = slot < 0;
     if (fresh) {
@@ -189,11 +190,16 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
       slot = free_slot;
       slots[slot].partner = j;
     }
+    in_contact |= 1ull << slot;
+    const DiskKinematics other = disk_kinematics(v, j);
     const bool i_is_a = i < j;
     const ContactResult c = i_is_a ? disk_disk_contact(pp.disk_disk, me, other, fresh, slots[slot].skin)
                                    : disk_disk_contact(pp.disk_disk, other, me, fresh, slots[slot].skin);
     force = i_is_a ? force + c.force_a : force - c.force_a;
     torque += i_is_a ? c.torque_a : c.torque_b;
+  }
+  for (int k = 0; k < v.max_contacts; ++k) {
+    if (!(in_contact >> k & 1ull)) slots[k].partner = -1;
   }
 
   // wall contacts
