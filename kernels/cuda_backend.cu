@@ -47,6 +47,7 @@ struct DeviceEnsemble {
       d_cell_disks;
   thrust::device_vector<CellGrid> d_grids;
   thrust::device_vector<ContactSlot> d_contacts, d_walls;
+  thrust::device_vector<std::uint64_t> d_contact_mask;
   thrust::device_vector<std::uint32_t> d_status;
   thrust::device_vector<std::int64_t> d_rebuild_count;
 
@@ -62,6 +63,7 @@ struct DeviceEnsemble {
     d_neighbors = s.neighbors; d_neighbor_count = s.neighbor_count;
     d_cell_offset = s.cell_offset; d_cell_start = s.cell_start; d_cell_disks = s.cell_disks;
     d_grids = s.grids; d_contacts = s.contacts; d_walls = s.walls;
+    d_contact_mask = s.contact_mask;
     d_status = s.status; d_rebuild_count = s.rebuild_count;
   }
 
@@ -79,6 +81,7 @@ struct DeviceEnsemble {
     copy_back(d_neighbors, s.neighbors); copy_back(d_neighbor_count, s.neighbor_count);
     copy_back(d_cell_start, s.cell_start); copy_back(d_cell_disks, s.cell_disks);
     copy_back(d_grids, s.grids); copy_back(d_contacts, s.contacts); copy_back(d_walls, s.walls);
+    copy_back(d_contact_mask, s.contact_mask);
     copy_back(d_status, s.status); copy_back(d_rebuild_count, s.rebuild_count);
   }
 
@@ -99,7 +102,8 @@ struct DeviceEnsemble {
                         raw_pointer_cast(d_y_ref.data()), raw_pointer_cast(d_cell_offset.data()),
                         raw_pointer_cast(d_cell_start.data()), raw_pointer_cast(d_cell_disks.data()),
                         raw_pointer_cast(d_grids.data()), raw_pointer_cast(d_contacts.data()),
-                        raw_pointer_cast(d_walls.data()), raw_pointer_cast(d_status.data()),
+                        raw_pointer_cast(d_walls.data()), raw_pointer_cast(d_contact_mask.data()),
+                        raw_pointer_cast(d_status.data()),
                         raw_pointer_cast(d_rebuild_count.data())};
   }
 };

@@ -29,6 +29,7 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   s.y_ref.assign(n, std::numeric_limits<double>::infinity());
   s.contacts.assign(static_cast<std::size_t>(n) * m.neighbor.max_contacts, ContactSlot{-1, {}});
   s.walls.assign(static_cast<std::size_t>(n) * n_walls, ContactSlot{-1, {}});
+  s.contact_mask.assign(n, 0);
 
   // cell grids: rows for four times the height the disks would fill as a solid layer, plus a
   // margin; disks above share the top row
@@ -69,7 +70,8 @@ EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
                       s.torque.data(),   s.neighbors.data(),  s.neighbor_count.data(),
                       s.x_ref.data(),    s.y_ref.data(),      s.cell_offset.data(),
                       s.cell_start.data(), s.cell_disks.data(), s.grids.data(),
-                      s.contacts.data(), s.walls.data(),      s.status.data(),
+                      s.contacts.data(), s.walls.data(),      s.contact_mask.data(),
+                      s.status.data(),
                       s.rebuild_count.data()};
 }
 

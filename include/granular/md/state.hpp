@@ -73,6 +73,8 @@ struct EnsembleState {
   // written by forces()
   std::vector<ContactSlot> contacts;
   std::vector<ContactSlot> walls;
+  // scratch of the pairwise force pass: bit k set when slot k is in contact (n_disks)
+  std::vector<std::uint64_t> contact_mask;
 
   std::vector<std::uint32_t> status;        // StatusFlag bits (n_packings)
   std::vector<std::int64_t> rebuild_count;  // neighbor rebuilds so far (n_packings)

@@ -152,57 +152,44 @@ GRANULAR_HD inline PackingWalls packing_walls(const PackingParams& pp, double t)
   return {{wall_at(pp, wall_left, t), wall_at(pp, wall_right, t), wall_at(pp, wall_bottom, t)}};
 }
 
-// forces: contacts of disk i with its neighbors (each pair evaluated in canonical order, so
-// both disks compute bitwise-identical results), the three walls and gravity.
-// Each disk sums its own contacts in ascending partner order: no atomics, deterministic.
-// Returns false when a contact could not get a history slot (the packing must stop).
-GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
-                                    const PackingWalls& walls) {
-  const PackingParams& pp = v.packings[p];
-  const DiskKinematics me = disk_kinematics(v, i);
-  Vec2 force = {0.0, -v.mass[i] * pp.gravity};
-  double torque = 0.0;
-  bool ok = true;
-
-  // disk–disk contacts; a slot whose partner is not in contact this step is freed after the
-  // loop (the contact opened: memory is lost)
-  ContactSlot* slots = v.contacts + i * v.max_contacts;
-  const int* list = v.neighbors + i * v.max_neighbors;
-  unsigned long long in_contact = 0;  // bit k: slot k in contact (max_contact_slots = 64)
-  for (int n = 0; n < v.neighbor_count[i]; ++n) {
-    const int j = list[n];
-    const double dx = v.x[j] - me.r.x;
-    const double dy = v.y[j] - me.r.y;
-    const double reach = me.radius + v.radius[j];
-    if (dx * dx + dy * dy >= reach * reach) continue;
-    int slot = -1;
-    int free_slot = -1;
-    for (int k = 0; k < v.max_contacts; ++k) {
-      if (slots[k].partner == j) slot = k;
-      if (slots[k].partner < 0 && free_slot < 0) free_slot = k;
+// Slot of partner j among a disk's history slots; when there is none, opens a free one and
+// sets `fresh`. Returns −1 when every slot is taken.
+GRANULAR_HD inline int find_or_open_slot(ContactSlot* slots, int max_contacts, int j,
+                                         bool& fresh) {
+  int free_slot = -1;
+  for (int k = 0; k < max_contacts; ++k) {
+    if (slots[k].partner == j) {
+      fresh = false;
+      return k;
     }
-    const bool fresh = slot < 0;
-    if (fresh) {
-      if (free_slot < 0) {
-        ok = false;
-        continue;
-      }
-      slot = free_slot;
-      slots[slot].partner = j;
-    }
-    in_contact |= 1ull << slot;
-    const DiskKinematics other = disk_kinematics(v, j);
-    const bool i_is_a = i < j;
-    const ContactResult c = i_is_a ? disk_disk_contact(pp.disk_disk, me, other, fresh, slots[slot].skin)
-                                   : disk_disk_contact(pp.disk_disk, other, me, fresh, slots[slot].skin);
-    force = i_is_a ? force + c.force_a : force - c.force_a;
-    torque += i_is_a ? c.torque_a : c.torque_b;
+    if (slots[k].partner < 0 && free_slot < 0) free_slot = k;
   }
-  for (int k = 0; k < v.max_contacts; ++k) {
+  fresh = true;
+  if (free_slot >= 0) slots[free_slot].partner = j;
+  return free_slot;
+}
+
+// Frees the slots of a disk whose bit is not set in `in_contact`: those contacts opened, and
+// their memory is lost.
+GRANULAR_HD inline void free_opened_slots(ContactSlot* slots, int max_contacts,
+                                          unsigned long long in_contact) {
+  for (int k = 0; k < max_contacts; ++k) {
     if (!(in_contact >> k & 1ull)) slots[k].partner = -1;
   }
+}
 
-  // wall contacts
+// Do disks i and j touch? (squared distances: no sqrt for the many neighbors that don't)
+GRANULAR_HD inline bool touching(const EnsembleView& v, int i, int j) {
+  const double dx = v.x[j] - v.x[i];
+  const double dy = v.y[j] - v.y[i];
+  const double reach = v.radius[i] + v.radius[j];
+  return dx * dx + dy * dy < reach * reach;
+}
+
+// Wall contacts of disk i, added to its force and torque.
+GRANULAR_HD inline void add_wall_forces(const EnsembleView& v, int p, int i,
+                                        const PackingWalls& walls, Vec2& force, double& torque) {
+  const DiskKinematics me = disk_kinematics(v, i);
   for (int w = 0; w < n_walls; ++w) {
     ContactSlot& s = v.walls[i * n_walls + w];
     const WallKinematics& wall = walls.wall[w];
@@ -212,14 +199,111 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
     }
     const bool fresh = s.partner < 0;
     s.partner = w;
-    const ContactResult c = disk_wall_contact(pp.disk_wall, me, wall, fresh, s.skin);
+    const ContactResult c = disk_wall_contact(v.packings[p].disk_wall, me, wall, fresh, s.skin);
     force = force + c.force_a;
     torque += c.torque_a;
   }
+}
+
+// forces, per disk (a thread per disk on a GPU): gravity, then the contacts of disk i with its
+// neighbors in ascending partner order, each pair evaluated in canonical order (lower index
+// first) so that both disks compute bitwise-identical results and keep identical history
+// copies, then the walls. No atomics. Returns false when a contact found no history slot (the
+// packing must stop).
+GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
+                                    const PackingWalls& walls) {
+  const PackingParams& pp = v.packings[p];
+  const DiskKinematics me = disk_kinematics(v, i);
+  Vec2 force = {0.0, -v.mass[i] * pp.gravity};
+  double torque = 0.0;
+  bool ok = true;
+
+  ContactSlot* slots = v.contacts + i * v.max_contacts;
+  const int* list = v.neighbors + i * v.max_neighbors;
+  unsigned long long in_contact = 0;  // bit k: slot k in contact (max_contact_slots = 64)
+  for (int n = 0; n < v.neighbor_count[i]; ++n) {
+    const int j = list[n];
+    if (!touching(v, i, j)) continue;
+    bool fresh;
+    const int slot = find_or_open_slot(slots, v.max_contacts, j, fresh);
+    if (slot < 0) {
+      ok = false;
+      continue;
+    }
+    in_contact |= 1ull << slot;
+    const DiskKinematics other = disk_kinematics(v, j);
+    const bool i_is_a = i < j;
+    const ContactResult c = i_is_a ? disk_disk_contact(pp.disk_disk, me, other, fresh, slots[slot].skin)
+                                   : disk_disk_contact(pp.disk_disk, other, me, fresh, slots[slot].skin);
+    force = i_is_a ? force + c.force_a : force - c.force_a;
+    torque += i_is_a ? c.torque_a : c.torque_b;
+  }
+  free_opened_slots(slots, v.max_contacts, in_contact);
+  add_wall_forces(v, p, i, walls, force, torque);
 
   v.fx[i] = force.x;
   v.fy[i] = force.y;
   v.torque[i] = torque;
+  return ok;
+}
+
+// forces, pairwise (one thread per packing: the CPU): each touching pair once, in ascending
+// (i, j > i) order, its force added to both disks and its history mirrored into j's slot.
+// Every disk receives its contacts in ascending partner order, as in disk_forces, so the
+// two schedules give bitwise-identical forces and histories at half the contact work.
+// Returns false when a contact found no history slot.
+GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
+                                                const PackingWalls& walls) {
+  const PackingParams& pp = v.packings[p];
+  const int first = v.offset[p];
+  const int last = v.offset[p + 1];
+  bool ok = true;
+  for (int i = first; i < last; ++i) {
+    v.fx[i] = 0.0;
+    v.fy[i] = -v.mass[i] * pp.gravity;
+    v.torque[i] = 0.0;
+    v.contact_mask[i] = 0;
+  }
+
+  for (int i = first; i < last; ++i) {
+    ContactSlot* slots_i = v.contacts + i * v.max_contacts;
+    const int* list = v.neighbors + i * v.max_neighbors;
+    const DiskKinematics a = disk_kinematics(v, i);
+    for (int n = 0; n < v.neighbor_count[i]; ++n) {
+      const int j = list[n];
+      if (j < i || !touching(v, i, j)) continue;
+      ContactSlot* slots_j = v.contacts + j * v.max_contacts;
+      bool fresh;
+      bool fresh_j;
+      const int slot_i = find_or_open_slot(slots_i, v.max_contacts, j, fresh);
+      const int slot_j = find_or_open_slot(slots_j, v.max_contacts, i, fresh_j);
+      if (slot_i < 0 || slot_j < 0) {
+        ok = false;
+        continue;
+      }
+      const ContactResult c =
+          disk_disk_contact(pp.disk_disk, a, disk_kinematics(v, j), fresh, slots_i[slot_i].skin);
+      slots_j[slot_j].skin = slots_i[slot_i].skin;
+      v.contact_mask[i] |= 1ull << slot_i;
+      v.contact_mask[j] |= 1ull << slot_j;
+      v.fx[i] += c.force_a.x;
+      v.fy[i] += c.force_a.y;
+      v.torque[i] += c.torque_a;
+      v.fx[j] -= c.force_a.x;
+      v.fy[j] -= c.force_a.y;
+      v.torque[j] += c.torque_b;
+    }
+  }
+
+  for (int i = first; i < last; ++i) {
+    free_opened_slots(v.contacts + i * v.max_contacts, v.max_contacts, v.contact_mask[i]);
+    Vec2 force = {v.fx[i], v.fy[i]};
+    double torque = v.torque[i];
+    add_wall_forces(v, p, i, walls, force, torque);
+    v.fx[i] = force.x;
+    v.fy[i] = force.y;
+    v.torque[i] = torque;
+  }
   return ok;
 }
 
@@ -257,11 +341,10 @@ GRANULAR_HD inline void rebuild_if_needed(const EnsembleView& v, int p) {
   ++v.rebuild_count[p];
 }
 
-// forces of every disk of packing p at time t.
+// forces of every disk of packing p at time t, pairwise (the serial schedule).
 GRANULAR_HD inline void packing_forces(const EnsembleView& v, int p, double t) {
-  const PackingWalls walls = packing_walls(v.packings[p], t);
-  for (int i = v.offset[p]; i < v.offset[p + 1]; ++i) {
-    if (!disk_forces(v, p, i, walls)) v.status[p] |= status_contact_overflow;
+  if (!packing_forces_pairwise(v, p, packing_walls(v.packings[p], t))) {
+    v.status[p] |= status_contact_overflow;
   }
 }
 

@@ -47,6 +47,7 @@ struct EnsembleView {
   CellGrid* grids;
   ContactSlot* contacts;
   ContactSlot* walls;
+  std::uint64_t* contact_mask;
   std::uint32_t* status;
   std::int64_t* rebuild_count;
 };

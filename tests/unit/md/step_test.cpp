@@ -9,6 +9,8 @@
 #include "../../support/scenes.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/state.hpp"
+#include "granular/md/step.hpp"
+#include "granular/md/view.hpp"
 
 namespace granular::md {
 namespace {
@@ -161,6 +163,43 @@ TEST(StepContactHistory, BothDisksOfAPairHoldIdenticalCopies) {
     }
   }
   EXPECT_GT(pairs, 40);  // a settled packing has many contacts
+}
+
+// The two force schedules (per disk with a full list, as a GPU thread per disk runs it, and
+// pairwise, as the CPU runs it) must give bitwise-identical forces and history copies.
+TEST(StepForceSchedules, PerDiskAndPairwiseAgreeBitwise) {
+  Ensemble e = make_ensemble({0, 1}, 0.004, 24);
+  auto backend = make_cpu_backend(1);
+  backend->initialize(e.model, e.state);
+  int compared_contacts = 0;
+  for (int round = 0; round < 8; ++round) {
+    backend->advance(e.model, e.state, 6000);
+    EnsembleState per_disk = e.state;
+    EnsembleState pairwise = e.state;
+    const EnsembleView vd = make_view(e.model, per_disk);
+    const EnsembleView vp = make_view(e.model, pairwise);
+    const double t = e.state.time(e.model);
+    for (int p = 0; p < e.model.n_packings(); ++p) {
+      const PackingWalls walls = packing_walls(e.model.packings[p], t);
+      for (int i = e.model.offset[p]; i < e.model.offset[p + 1]; ++i) {
+        ASSERT_TRUE(disk_forces(vd, p, i, walls));
+      }
+      ASSERT_TRUE(packing_forces_pairwise(vp, p, walls));
+    }
+    EXPECT_EQ(per_disk.fx, pairwise.fx);
+    EXPECT_EQ(per_disk.fy, pairwise.fy);
+    EXPECT_EQ(per_disk.torque, pairwise.torque);
+    ASSERT_EQ(per_disk.contacts.size(), pairwise.contacts.size());
+    for (std::size_t k = 0; k < per_disk.contacts.size(); ++k) {
+      const ContactSlot& a = per_disk.contacts[k];
+      const ContactSlot& b = pairwise.contacts[k];
+      ASSERT_EQ(a.partner, b.partner) << "slot " << k;
+      if (a.partner < 0) continue;
+      EXPECT_EQ(std::memcmp(&a.skin, &b.skin, sizeof a.skin), 0) << "slot " << k;
+      ++compared_contacts;
+    }
+  }
+  EXPECT_GT(compared_contacts, 300);
 }
 
 }  // namespace
