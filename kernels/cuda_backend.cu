@@ -40,7 +40,7 @@ __global__ void advance_kernel(EnsembleView v, int n_packings, std::int64_t step
 struct DeviceEnsemble {
   thrust::device_vector<PackingParams> d_packings;
   thrust::device_vector<int> d_offset;
-  thrust::device_vector<double> d_radius, d_mass, d_inertia;
+  thrust::device_vector<double> d_radius, d_mass, d_inertia, d_inv_mass, d_inv_inertia;
   thrust::device_vector<double> d_x, d_y, d_theta, d_vx, d_vy, d_omega, d_ax, d_ay, d_alpha,
       d_gear_high, d_fx, d_fy, d_torque, d_x_ref, d_y_ref;
   thrust::device_vector<int> d_neighbors, d_neighbor_count, d_cell_offset, d_cell_start,
@@ -57,6 +57,8 @@ struct DeviceEnsemble {
     d_radius = m.radius;
     d_mass = m.mass;
     d_inertia = m.inertia;
+    d_inv_mass = m.inv_mass;
+    d_inv_inertia = m.inv_inertia;
     d_x = s.x; d_y = s.y; d_theta = s.theta; d_vx = s.vx; d_vy = s.vy; d_omega = s.omega;
     d_ax = s.ax; d_ay = s.ay; d_alpha = s.alpha; d_gear_high = s.gear_high;
     d_fx = s.fx; d_fy = s.fy; d_torque = s.torque; d_x_ref = s.x_ref; d_y_ref = s.y_ref;
@@ -89,7 +91,8 @@ struct DeviceEnsemble {
     using thrust::raw_pointer_cast;
     return EnsembleView{raw_pointer_cast(d_packings.data()), raw_pointer_cast(d_offset.data()),
                         raw_pointer_cast(d_radius.data()), raw_pointer_cast(d_mass.data()),
-                        raw_pointer_cast(d_inertia.data()), m.integrator, m.dt,
+                        raw_pointer_cast(d_inertia.data()), raw_pointer_cast(d_inv_mass.data()),
+                        raw_pointer_cast(d_inv_inertia.data()), m.integrator, m.dt,
                         m.neighbor.skin, m.neighbor.max_neighbors, m.neighbor.max_contacts,
                         raw_pointer_cast(d_x.data()), raw_pointer_cast(d_y.data()),
                         raw_pointer_cast(d_theta.data()), raw_pointer_cast(d_vx.data()),

@@ -66,15 +66,14 @@ GRANULAR_HD inline SkinHistory skin_anchor_wall(double theta_a, double s, double
 }
 
 // Angle [rad] by which the pair's normal turned from e* to e, counter-clockwise positive:
-// β − β* of eq. 4.5 without atan2. For |x| < 1e-3 the series of atan(x), x = tan(β − β*),
-// is exact to round-off (the first omitted term is x⁹/9).
+// β − β* of eq. 4.5 without atan2 in the common case. For a turn below 1e-3 the series of
+// asin(sin(β − β*)) is exact to round-off (the first omitted term is ~0.03 s⁹).
 GRANULAR_HD inline double skin_turn(const SkinHistory& h, Vec2 e) {
   const double sine = h.anchor_x * e.y - h.anchor_y * e.x;
   const double cosine = h.anchor_x * e.x + h.anchor_y * e.y;
-  const double x = sine / cosine;
-  if (fabs(x) < skin_reanchor_turn) {
-    const double x2 = x * x;
-    return x * (1.0 - x2 * (1.0 / 3.0 - x2 * (1.0 / 5.0 - x2 * (1.0 / 7.0))));
+  if (fabs(sine) < skin_reanchor_turn && cosine > 0.0) {
+    const double s2 = sine * sine;
+    return sine * (1.0 + s2 * (1.0 / 6.0 + s2 * (3.0 / 40.0 + s2 * (5.0 / 112.0))));
   }
   return atan2(sine, cosine);
 }

@@ -12,6 +12,8 @@ int EnsembleModel::add_packing(const PackingParams& params, const std::vector<do
     radius.push_back(r);
     mass.push_back(m);
     inertia.push_back(0.5 * m * r * r);
+    inv_mass.push_back(1.0 / mass.back());
+    inv_inertia.push_back(1.0 / inertia.back());
   }
   offset.push_back(offset.back() + static_cast<int>(radii.size()));
   return n_packings() - 1;

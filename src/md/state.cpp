@@ -60,7 +60,8 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
 
 EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
   return EnsembleView{m.packings.data(), m.offset.data(),     m.radius.data(),
-                      m.mass.data(),     m.inertia.data(),    m.integrator,
+                      m.mass.data(),     m.inertia.data(),    m.inv_mass.data(),
+                      m.inv_inertia.data(), m.integrator,
                       m.dt,              m.neighbor.skin,     m.neighbor.max_neighbors,
                       m.neighbor.max_contacts,
                       s.x.data(),        s.y.data(),          s.theta.data(),

@@ -45,6 +45,8 @@ struct EnsembleModel {
   std::vector<double> radius;           // [m] (n_disks)
   std::vector<double> mass;             // [kg] (n_disks)
   std::vector<double> inertia;          // moment of inertia m R²/2 [kg m²] (n_disks)
+  std::vector<double> inv_mass;         // 1/m [1/kg] (n_disks): correct() multiplies
+  std::vector<double> inv_inertia;      // 1/I [1/(kg m²)] (n_disks)
 
   int n_packings() const { return static_cast<int>(packings.size()); }
   int n_disks() const { return offset.empty() ? 0 : offset.back(); }

@@ -310,9 +310,9 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
 // correct: finish the step of disk i with its new accelerations. Returns false when the
 // state became non-finite.
 GRANULAR_HD inline bool correct_disk(const EnsembleView& v, int i) {
-  const double ax = v.fx[i] / v.mass[i];
-  const double ay = v.fy[i] / v.mass[i];
-  const double alpha = v.torque[i] / v.inertia[i];
+  const double ax = v.fx[i] * v.inv_mass[i];
+  const double ay = v.fy[i] * v.inv_mass[i];
+  const double alpha = v.torque[i] * v.inv_inertia[i];
   if (v.integrator == Integrator::gear5) {
     double* g = v.gear_high + 9 * i;
     gear5_correct(v.dt, ax, v.x[i], v.vx[i], v.ax[i], g[0], g[1], g[2]);
@@ -354,9 +354,9 @@ GRANULAR_HD inline void prime_packing(const EnsembleView& v, int p, double t) {
   rebuild_if_needed(v, p);
   packing_forces(v, p, t);
   for (int i = v.offset[p]; i < v.offset[p + 1]; ++i) {
-    v.ax[i] = v.fx[i] / v.mass[i];
-    v.ay[i] = v.fy[i] / v.mass[i];
-    v.alpha[i] = v.torque[i] / v.inertia[i];
+    v.ax[i] = v.fx[i] * v.inv_mass[i];
+    v.ay[i] = v.fy[i] * v.inv_mass[i];
+    v.alpha[i] = v.torque[i] * v.inv_inertia[i];
   }
 }
 

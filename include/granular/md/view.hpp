@@ -18,6 +18,8 @@ struct EnsembleView {
   const double* radius;
   const double* mass;
   const double* inertia;
+  const double* inv_mass;
+  const double* inv_inertia;
   Integrator integrator;
   double dt;
   double skin;
