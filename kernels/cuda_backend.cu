@@ -1,11 +1,15 @@
-// CUDA backend: thin launch glue over the GRANULAR_HD stages of step.hpp. One thread per
-// packing runs step_packing, exactly the function the CPU backend runs, so both backends share
-// every line of physics and the results do not depend on the launch shape. (A block per
-// packing with a thread per disk and the state in shared memory is the next step; it calls
-// the same per-disk stages.)
+// CUDA backend: thin launch glue over the GRANULAR_HD stages of step.hpp. A block per
+// packing, a thread per disk (strided when the packing has more disks than threads), barriers
+// between the stages: predict -> rebuild_if_needed -> forces (per disk, full lists: each disk
+// sums its own contacts, no floating-point atomics) -> correct. The per-disk force schedule is
+// tested bitwise against the CPU's pairwise one (tests/unit/md/step_test.cpp), so both backends
+// run the same physics. Integer atomics only set status flags.
+// Not yet: packing state in shared memory, and a sorted cell list (CUB) for packings of more
+// than a few thousand disks, whose binning here is serial in thread 0.
 #include <cuda_runtime.h>
 #include <thrust/device_vector.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -27,12 +31,44 @@ __global__ void prime_kernel(EnsembleView v, int n_packings, double t) {
   if (p < n_packings) prime_packing(v, p, t);
 }
 
-__global__ void advance_kernel(EnsembleView v, int n_packings, std::int64_t step0, double t0,
-                               std::int64_t steps) {
-  const int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p >= n_packings) return;
-  for (std::int64_t k = 1; k <= steps && v.status[p] == status_ok; ++k) {
-    step_packing(v, p, t0 + static_cast<double>(step0 + k) * v.dt);
+// One block advances packing blockIdx.x by `steps` steps.
+__global__ void advance_kernel(EnsembleView v, std::int64_t step0, double t0, std::int64_t steps) {
+  const int p = blockIdx.x;
+  const int first = v.offset[p];
+  const int last = v.offset[p + 1];
+  std::uint32_t* status = v.status + p;
+  for (std::int64_t k = 1; k <= steps; ++k) {
+    if (*status != status_ok) break;  // uniform: read by every thread after a barrier
+    const double t_end = t0 + static_cast<double>(step0 + k) * v.dt;
+
+    // predict
+    int moved = 0;
+    for (int i = first + threadIdx.x; i < last; i += blockDim.x) {
+      predict_disk(v, i);
+      moved |= moved_beyond_half_skin(v, i) ? 1 : 0;
+    }
+
+    // rebuild_if_needed (binning is serial within the packing, so its order is deterministic)
+    if (__syncthreads_or(moved)) {
+      if (threadIdx.x == 0) bin_packing(v, p);
+      __syncthreads();
+      for (int i = first + threadIdx.x; i < last; i += blockDim.x) {
+        if (!build_neighbors(v, p, i)) atomicOr(status, status_neighbor_overflow);
+      }
+      if (threadIdx.x == 0) ++v.rebuild_count[p];
+      __syncthreads();
+    }
+
+    // forces, then correct once every disk has read the predicted positions
+    const PackingWalls walls = packing_walls(v.packings[p], t_end);
+    for (int i = first + threadIdx.x; i < last; i += blockDim.x) {
+      if (!disk_forces(v, p, i, walls)) atomicOr(status, status_contact_overflow);
+    }
+    __syncthreads();
+    for (int i = first + threadIdx.x; i < last; i += blockDim.x) {
+      if (!correct_disk(v, i)) atomicOr(status, status_non_finite);
+    }
+    __syncthreads();
   }
 }
 
@@ -127,7 +163,7 @@ class CudaBackend final : public Backend {
     DeviceEnsemble d;
     d.upload(m, s);
     const int n = m.n_packings();
-    advance_kernel<<<blocks(n), kThreads>>>(d.view(m), n, s.step, s.t0, steps);
+    advance_kernel<<<n, threads_per_packing(m)>>>(d.view(m), s.step, s.t0, steps);
     check(cudaGetLastError(), "advance_kernel launch");
     check(cudaDeviceSynchronize(), "advance_kernel");
     d.download(s);
@@ -139,9 +175,17 @@ class CudaBackend final : public Backend {
  private:
   static constexpr int kThreads = 64;
   static int blocks(int n) { return (n + kThreads - 1) / kThreads; }
+  // a thread per disk of the largest packing, in whole warps, at most 256
+  static int threads_per_packing(const EnsembleModel& m) {
+    int largest = 1;
+    for (int p = 0; p < m.n_packings(); ++p) largest = std::max(largest, m.packing_size(p));
+    return std::min(256, (largest + 31) / 32 * 32);
+  }
 };
 
 }  // namespace
+
+bool cuda_backend_built() { return true; }
 
 bool cuda_device_available() {
   int count = 0;

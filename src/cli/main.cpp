@@ -13,6 +13,7 @@
 #include "granular/contact_law.hpp"
 #include "granular/io/case.hpp"
 #include "granular/io/run_case.hpp"
+#include "granular/md/backend.hpp"
 
 namespace {
 
@@ -26,7 +27,8 @@ constexpr int kBadInput = 2;
 constexpr double kPi = 3.141592653589793238462643383280;
 
 const char* const kUsage =
-    "usage: granular run CASE.json [--out DIR] [--threads N] [--set /json/pointer=value]...\n"
+    "usage: granular run CASE.json [--out DIR] [--threads N] [--backend cpu|cuda]\n"
+    "                    [--set /json/pointer=value]...\n"
     "       granular validate CASE.json [--set /json/pointer=value]...\n"
     "       granular --help | --version\n";
 
@@ -39,6 +41,7 @@ const char* const kHelp =
     "options:\n"
     "  --out DIR               output folder (default: out/<case file stem>)\n"
     "  --threads N             worker threads, N >= 1 (default: the OpenMP default)\n"
+    "  --backend cpu|cuda      where packing ensembles run (default: cpu); cuda needs a device\n"
     "  --set /pointer=value    override one key of the case before validation; value is JSON\n"
     "                          when it parses, else a string; null removes the key (repeatable)\n"
     "\n"
@@ -55,6 +58,7 @@ struct Options {
   std::string case_path;
   std::string out;      // empty: out/<stem>
   int threads = 0;      // 0: OpenMP default
+  std::string backend = "cpu";
   std::vector<std::string> sets;
 };
 
@@ -100,6 +104,17 @@ Options parse_options(const std::vector<std::string>& args) {
       o.out = value;
     } else if (run && take("--threads", value)) {
       o.threads = parse_threads(value);
+    } else if (run && take("--backend", value)) {
+      if (value != "cpu" && value != "cuda") {
+        throw UsageError{"--backend: expected cpu or cuda, got \"" + value + "\""};
+      }
+      if (value == "cuda" && !granular::md::cuda_device_available()) {
+        throw UsageError{"--backend cuda: no CUDA device is available" +
+                         std::string(granular::md::cuda_backend_built()
+                                         ? ""
+                                         : " (this build has no CUDA backend)")};
+      }
+      o.backend = value;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError{"unknown option \"" + a + "\" for " + o.command};
     } else if (o.case_path.empty()) {
@@ -216,7 +231,7 @@ int run(const Options& o) {
 
   fs::create_directories(out);
   if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec))
-    granular::io::run_ensemble_case(*e, lc.echo, out, o.threads, std::cout);
+    granular::io::run_ensemble_case(*e, lc.echo, out, o.backend, o.threads, std::cout);
   else
     granular::io::run_collision_case(std::get<granular::md::CollisionCase>(lc.spec), lc.echo, out,
                                      std::cout);

@@ -82,9 +82,10 @@ void print_table(const std::vector<md::GammaStats>& gammas, std::ostream& out) {
 }  // namespace
 
 void run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_echo,
-                       const std::filesystem::path& out_dir, int threads, std::ostream& progress) {
+                       const std::filesystem::path& out_dir, const std::string& backend_name,
+                       int threads, std::ostream& progress) {
   const md::EnsembleModel& m = c.model;
-  auto backend = md::make_cpu_backend(threads);
+  auto backend = backend_name == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
 
   // energy.csv: every packing at every chunk
   CsvWriter energy_csv(out_dir / "energy.csv",

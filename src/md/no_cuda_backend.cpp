@@ -6,6 +6,8 @@
 #ifndef GRANULAR_HAVE_CUDA
 namespace granular::md {
 
+bool cuda_backend_built() { return false; }
+
 bool cuda_device_available() { return false; }
 
 std::unique_ptr<Backend> make_cuda_backend() {

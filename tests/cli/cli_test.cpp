@@ -167,3 +167,22 @@ TEST_F(Cli, RunCollisionWritesSummary) {
 }
 
 }  // namespace
+
+namespace {
+
+// `--backend cuda` without a device (this machine and CI have none) is bad input: exit 2, a
+// clear message, nothing created; an unknown backend likewise.
+TEST_F(Cli, CudaBackendWithoutDeviceIsBadInput) {
+  const Result cuda = granular("run " + data_path("good_ensemble.json") + " --out o --backend cuda");
+  if (cuda.code == 0) GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_EQ(cuda.code, 2);
+  EXPECT_NE(cuda.err.find("--backend cuda: no CUDA device is available"), std::string::npos)
+      << cuda.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+  const Result gpu = granular("run " + data_path("good_ensemble.json") + " --out o --backend gpu");
+  EXPECT_EQ(gpu.code, 2);
+  EXPECT_NE(gpu.err.find("--backend: expected cpu or cuda"), std::string::npos) << gpu.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+}  // namespace

@@ -149,7 +149,7 @@ TEST(EnsembleRun, RunEnsembleCaseWritesDocumentedOutputs) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ostringstream progress;
-  io::run_ensemble_case(c, {{"model", "packing_ensemble"}, {"seed", 7}}, dir, 2, progress);
+  io::run_ensemble_case(c, {{"model", "packing_ensemble"}, {"seed", 7}}, dir, "cpu", 2, progress);
   EXPECT_NE(progress.str().find("Gamma"), std::string::npos);
 
   // summary.json: the keys of docs/outputs.md

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <ostream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -16,11 +17,13 @@
 
 namespace granular::io {
 
-// Runs a packing ensemble on the CPU backend with `threads` threads (<= 0: OpenMP default) and
+// Runs a packing ensemble on `backend` ("cpu" with `threads` threads, <= 0: OpenMP default; or
+// "cuda") and
 // writes summary.json (atomically, last), the CSV time series and the per-disk table into
 // out_dir, which must exist. Progress lines go to `progress`. `case_echo` is the case as run.
 void run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_echo,
-                       const std::filesystem::path& out_dir, int threads, std::ostream& progress);
+                       const std::filesystem::path& out_dir, const std::string& backend,
+                       int threads, std::ostream& progress);
 
 // Runs one collision and writes summary.json (measured and predicted e_n, e_t, t_c) and the
 // collision time series into out_dir, which must exist.

@@ -25,7 +25,10 @@ class Backend {
 // any thread count: a packing is always stepped by one thread.
 std::unique_ptr<Backend> make_cpu_backend(int threads);
 
-// True when this build has the CUDA backend (GRANULAR_CUDA) and a device is present.
+// True when this build has the CUDA backend (GRANULAR_CUDA).
+bool cuda_backend_built();
+
+// True when this build has the CUDA backend and a device is present.
 bool cuda_device_available();
 
 // The CUDA backend (kernels/cuda_backend.cu): the same step stages launched on the device.
