@@ -58,6 +58,26 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   return s;
 }
 
+std::size_t state_bytes(const EnsembleState& s) {
+  std::size_t bytes = 0;
+  const auto add = [&bytes](const auto& v) { bytes += v.size() * sizeof(v[0]); };
+  for (const auto* a : {&s.x, &s.y, &s.theta, &s.vx, &s.vy, &s.omega, &s.ax, &s.ay, &s.alpha,
+                        &s.gear_high, &s.fx, &s.fy, &s.torque, &s.x_ref, &s.y_ref}) {
+    add(*a);
+  }
+  for (const auto* a : {&s.neighbors, &s.neighbor_count, &s.cell_offset, &s.cell_start,
+                        &s.cell_disks}) {
+    add(*a);
+  }
+  add(s.grids);
+  add(s.contacts);
+  add(s.walls);
+  add(s.contact_mask);
+  add(s.status);
+  add(s.rebuild_count);
+  return bytes;
+}
+
 EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
   return EnsembleView{m.packings.data(), m.offset.data(),     m.radius.data(),
                       m.mass.data(),     m.inertia.data(),    m.inv_mass.data(),

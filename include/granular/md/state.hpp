@@ -82,6 +82,9 @@ struct EnsembleState {
   double time(const EnsembleModel& m) const { return t0 + static_cast<double>(step) * m.dt; }
 };
 
+// Bytes held by the state's arrays (its memory footprint, without the model).
+std::size_t state_bytes(const EnsembleState& s);
+
 // Sizes every array of the state for the model, with disks at rest at the given positions
 // (n_disks each) and no contacts; the first step builds the neighbor lists.
 EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,

@@ -1,0 +1,33 @@
+// Tests for src/md/state.cpp: the memory footprint of the state.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "granular/md/state.hpp"
+
+namespace granular::md {
+namespace {
+
+// Issue 3: an ensemble of 10^6 disks must fit in under 1 GB with the default capacities
+// (24 neighbor slots, 10 contact slots per disk): state plus model under 1000 bytes per disk.
+TEST(StateMemory, AMillionDisksFitInAGigabyte) {
+  EnsembleModel m;
+  m.dt = 1e-5;
+  m.neighbor.skin = 0.003;
+  PackingParams pp{};
+  pp.box_width = 0.40;
+  std::vector<double> radii;
+  for (int i = 0; i < 60; ++i) radii.push_back(0.015 + 0.005 * (i % 3));
+  for (int p = 0; p < 200; ++p) m.add_packing(pp, radii, 3.57);
+  const std::vector<double> zeros(m.n_disks(), 0.0);
+  const EnsembleState s = make_state(m, zeros, zeros, 0.0);
+  const double model_bytes = 5.0 * sizeof(double) * m.n_disks() +
+                             static_cast<double>(sizeof(PackingParams)) * m.n_packings();
+  const double per_disk = (static_cast<double>(state_bytes(s)) + model_bytes) / m.n_disks();
+  EXPECT_LT(per_disk, 1000.0);
+  EXPECT_GT(per_disk, 500.0);  // the contact slots alone are 10 x 48 bytes
+  RecordProperty("bytes_per_disk", static_cast<int>(per_disk));
+}
+
+}  // namespace
+}  // namespace granular::md
