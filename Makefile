@@ -4,7 +4,7 @@ GRANULAR_CUDA ?= AUTO
 JOBS ?= $(shell nproc)
 DEMO_OUT ?= out/demo
 
-.PHONY: all deps deps-run configure build test run clean
+.PHONY: all deps deps-run deps-bench configure build test run bench clean
 
 all: build
 
@@ -13,6 +13,9 @@ deps:
 
 deps-run:
 	@scripts/install_deps.sh --run
+
+deps-bench:
+	@scripts/install_deps.sh --bench
 
 configure: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=$(GRANULAR_CUDA) >/dev/null
@@ -26,6 +29,9 @@ test: build
 run: deps-run build
 	@$(BUILD)/granular run cases/demo_sweep.json --out $(DEMO_OUT)
 	@/usr/bin/python3 tools/plot_sweep.py $(DEMO_OUT)
+
+bench: deps-bench build
+	@python3 bench/run_bench.py --build $(BUILD)
 
 clean:
 	@rm -rf $(BUILD)

@@ -2,11 +2,15 @@
 # Installs the Debian packages granular needs that are missing; does nothing when all are there.
 #   scripts/install_deps.sh          build and test dependencies
 #   scripts/install_deps.sh --run    also what `make run` needs to plot (matplotlib)
+#   scripts/install_deps.sh --bench  also what `make bench` needs (LAMMPS, python3)
 set -euo pipefail
 
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev)
 if [[ "${1:-}" == "--run" ]]; then
   packages+=(python3-matplotlib)
+fi
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(python3 lammps)
 fi
 
 missing=()

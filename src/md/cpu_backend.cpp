@@ -29,9 +29,16 @@ class CpuBackend final : public Backend {
     const std::int64_t step0 = s.step;
     const double t0 = s.t0;
     const double dt = m.dt;
-    // each packing runs all its steps on one thread: its data stays in cache
-#pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count())
-    for (int p = 0; p < n; ++p) {
+    // each packing runs all its steps on one thread: its data stays in cache. Packings are
+    // handed out from `threads` far-apart segments in turn, so that two threads rarely step
+    // neighbouring packings at once: those share cache lines at their boundary, and writing
+    // them from two cores at every step halved the speed of 60-disk packings.
+    const int threads = thread_count();
+    const int segment = (n + threads - 1) / threads;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (int q = 0; q < segment * threads; ++q) {
+      const int p = (q % threads) * segment + q / threads;
+      if (p >= n) continue;
       for (std::int64_t k = 1; k <= steps && v.status[p] == status_ok; ++k) {
         step_packing(v, p, t0 + static_cast<double>(step0 + k) * dt);
       }
