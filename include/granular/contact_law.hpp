@@ -95,7 +95,7 @@ GRANULAR_HD inline double skin_xi_disk_wall(const SkinHistory& h, double r_a, do
 // ξ = sgn(ξ) μ n / k_t. Returns the capped ξ; a caller that sees it differ from ξ re-anchors
 // the history at the current coordinates with the capped value (λ* moved by the slip).
 GRANULAR_HD inline double skin_cap(const ContactParams& p, double xi, double n) {
-  const double xi_max = p.k_t > 0.0 ? p.mu * n / p.k_t : 0.0;
+  const double xi_max = p.k_t > 0.0 ? n * (p.mu / p.k_t) : 0.0;  // μ/k_t: loop-invariant
   if (fabs(xi) <= xi_max) return xi;
   return xi > 0.0 ? xi_max : -xi_max;
 }

@@ -27,8 +27,8 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   // infinitely far from the last rebuild: the first step builds the lists
   s.x_ref.assign(n, std::numeric_limits<double>::infinity());
   s.y_ref.assign(n, std::numeric_limits<double>::infinity());
-  s.contacts.assign(static_cast<std::size_t>(n) * m.neighbor.max_contacts, ContactSlot{-1, {}});
-  s.walls.assign(static_cast<std::size_t>(n) * n_walls, ContactSlot{-1, {}});
+  s.contacts.assign(static_cast<std::size_t>(n) * m.neighbor.max_contacts, ContactSlot{-1, -1, {}});
+  s.walls.assign(static_cast<std::size_t>(n) * n_walls, ContactSlot{-1, -1, {}});
   s.contact_mask.assign(n, 0);
 
   // cell grids: rows for four times the height the disks would fill as a solid layer, plus a

@@ -16,6 +16,7 @@ namespace granular::md {
 // carry bitwise-identical copies. Wall slots are keyed by the wall.
 struct ContactSlot {
   int partner;  // partner disk index (disk–disk) or wall id (wall slots); −1 when free
+  int mirror;   // pairwise schedule: index of the copy's slot in the partner's slots (a hint)
   SkinHistory skin;
 };
 

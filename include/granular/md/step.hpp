@@ -165,7 +165,7 @@ GRANULAR_HD inline int find_or_open_slot(ContactSlot* slots, int max_contacts, i
     if (slots[k].partner < 0 && free_slot < 0) free_slot = k;
   }
   fresh = true;
-  if (free_slot >= 0) slots[free_slot].partner = j;
+  if (free_slot >= 0) slots[free_slot] = {j, -1, slots[free_slot].skin};
   return free_slot;
 }
 
@@ -269,6 +269,10 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
     ContactSlot* slots_i = v.contacts + i * v.max_contacts;
     const int* list = v.neighbors + i * v.max_neighbors;
     const DiskKinematics a = disk_kinematics(v, i);
+    // disk i's sums continue from its lower partners' contributions, in the same order
+    double fx = v.fx[i];
+    double fy = v.fy[i];
+    double torque = v.torque[i];
     for (int n = 0; n < v.neighbor_count[i]; ++n) {
       const int j = list[n];
       if (j < i || !touching(v, i, j)) continue;
@@ -276,23 +280,35 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
       bool fresh;
       bool fresh_j;
       const int slot_i = find_or_open_slot(slots_i, v.max_contacts, j, fresh);
-      const int slot_j = find_or_open_slot(slots_j, v.max_contacts, i, fresh_j);
-      if (slot_i < 0 || slot_j < 0) {
+      if (slot_i < 0) {
         ok = false;
         continue;
       }
+      // the mirror copy: its slot index is remembered, searched for only when it moved
+      const int hint = slots_i[slot_i].mirror;
+      const int slot_j = !fresh && hint >= 0 && slots_j[hint].partner == i
+                             ? hint
+                             : find_or_open_slot(slots_j, v.max_contacts, i, fresh_j);
+      if (slot_j < 0) {
+        ok = false;
+        continue;
+      }
+      slots_i[slot_i].mirror = slot_j;
       const ContactResult c =
           disk_disk_contact(pp.disk_disk, a, disk_kinematics(v, j), fresh, slots_i[slot_i].skin);
       slots_j[slot_j].skin = slots_i[slot_i].skin;
       v.contact_mask[i] |= 1ull << slot_i;
       v.contact_mask[j] |= 1ull << slot_j;
-      v.fx[i] += c.force_a.x;
-      v.fy[i] += c.force_a.y;
-      v.torque[i] += c.torque_a;
+      fx += c.force_a.x;
+      fy += c.force_a.y;
+      torque += c.torque_a;
       v.fx[j] -= c.force_a.x;
       v.fy[j] -= c.force_a.y;
       v.torque[j] += c.torque_b;
     }
+    v.fx[i] = fx;
+    v.fy[i] = fy;
+    v.torque[i] = torque;
   }
 
   for (int i = first; i < last; ++i) {
