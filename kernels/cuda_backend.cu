@@ -79,11 +79,12 @@ struct DeviceEnsemble {
   thrust::device_vector<double> d_radius, d_mass, d_inertia, d_inv_mass, d_inv_inertia;
   thrust::device_vector<double> d_x, d_y, d_theta, d_vx, d_vy, d_omega, d_ax, d_ay, d_alpha,
       d_gear_high, d_fx, d_fy, d_torque, d_x_ref, d_y_ref;
-  thrust::device_vector<int> d_neighbors, d_neighbor_count, d_cell_offset, d_cell_start,
+  thrust::device_vector<int> d_neighbors, d_neighbor_count, d_neighbor_upper, d_cell_offset,
+      d_cell_start,
       d_cell_disks;
   thrust::device_vector<CellGrid> d_grids;
   thrust::device_vector<ContactSlot> d_contacts, d_walls;
-  thrust::device_vector<std::uint64_t> d_contact_mask;
+  thrust::device_vector<std::uint64_t> d_slots_used, d_contact_mask;
   thrust::device_vector<std::uint32_t> d_status;
   thrust::device_vector<std::int64_t> d_rebuild_count;
 
@@ -99,8 +100,10 @@ struct DeviceEnsemble {
     d_ax = s.ax; d_ay = s.ay; d_alpha = s.alpha; d_gear_high = s.gear_high;
     d_fx = s.fx; d_fy = s.fy; d_torque = s.torque; d_x_ref = s.x_ref; d_y_ref = s.y_ref;
     d_neighbors = s.neighbors; d_neighbor_count = s.neighbor_count;
+    d_neighbor_upper = s.neighbor_upper;
     d_cell_offset = s.cell_offset; d_cell_start = s.cell_start; d_cell_disks = s.cell_disks;
     d_grids = s.grids; d_contacts = s.contacts; d_walls = s.walls;
+    d_slots_used = s.slots_used;
     d_contact_mask = s.contact_mask;
     d_status = s.status; d_rebuild_count = s.rebuild_count;
   }
@@ -117,8 +120,10 @@ struct DeviceEnsemble {
     copy_back(d_gear_high, s.gear_high); copy_back(d_fx, s.fx); copy_back(d_fy, s.fy);
     copy_back(d_torque, s.torque); copy_back(d_x_ref, s.x_ref); copy_back(d_y_ref, s.y_ref);
     copy_back(d_neighbors, s.neighbors); copy_back(d_neighbor_count, s.neighbor_count);
+    copy_back(d_neighbor_upper, s.neighbor_upper);
     copy_back(d_cell_start, s.cell_start); copy_back(d_cell_disks, s.cell_disks);
     copy_back(d_grids, s.grids); copy_back(d_contacts, s.contacts); copy_back(d_walls, s.walls);
+    copy_back(d_slots_used, s.slots_used);
     copy_back(d_contact_mask, s.contact_mask);
     copy_back(d_status, s.status); copy_back(d_rebuild_count, s.rebuild_count);
   }
@@ -137,11 +142,13 @@ struct DeviceEnsemble {
                         raw_pointer_cast(d_alpha.data()), raw_pointer_cast(d_gear_high.data()),
                         raw_pointer_cast(d_fx.data()), raw_pointer_cast(d_fy.data()),
                         raw_pointer_cast(d_torque.data()), raw_pointer_cast(d_neighbors.data()),
-                        raw_pointer_cast(d_neighbor_count.data()), raw_pointer_cast(d_x_ref.data()),
+                        raw_pointer_cast(d_neighbor_count.data()),
+                        raw_pointer_cast(d_neighbor_upper.data()), raw_pointer_cast(d_x_ref.data()),
                         raw_pointer_cast(d_y_ref.data()), raw_pointer_cast(d_cell_offset.data()),
                         raw_pointer_cast(d_cell_start.data()), raw_pointer_cast(d_cell_disks.data()),
                         raw_pointer_cast(d_grids.data()), raw_pointer_cast(d_contacts.data()),
-                        raw_pointer_cast(d_walls.data()), raw_pointer_cast(d_contact_mask.data()),
+                        raw_pointer_cast(d_walls.data()), raw_pointer_cast(d_slots_used.data()),
+                        raw_pointer_cast(d_contact_mask.data()),
                         raw_pointer_cast(d_status.data()),
                         raw_pointer_cast(d_rebuild_count.data())};
   }

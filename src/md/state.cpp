@@ -24,11 +24,13 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   s.gear_high.assign(9 * static_cast<std::size_t>(n), 0.0);
   s.neighbors.assign(static_cast<std::size_t>(n) * m.neighbor.max_neighbors, -1);
   s.neighbor_count.assign(n, 0);
+  s.neighbor_upper.assign(n, 0);
   // infinitely far from the last rebuild: the first step builds the lists
   s.x_ref.assign(n, std::numeric_limits<double>::infinity());
   s.y_ref.assign(n, std::numeric_limits<double>::infinity());
   s.contacts.assign(static_cast<std::size_t>(n) * m.neighbor.max_contacts, ContactSlot{-1, -1, {}});
   s.walls.assign(static_cast<std::size_t>(n) * n_walls, ContactSlot{-1, -1, {}});
+  s.slots_used.assign(n, 0);
   s.contact_mask.assign(n, 0);
 
   // cell grids: rows for four times the height the disks would fill as a solid layer, plus a
@@ -65,13 +67,14 @@ std::size_t state_bytes(const EnsembleState& s) {
                         &s.gear_high, &s.fx, &s.fy, &s.torque, &s.x_ref, &s.y_ref}) {
     add(*a);
   }
-  for (const auto* a : {&s.neighbors, &s.neighbor_count, &s.cell_offset, &s.cell_start,
-                        &s.cell_disks}) {
+  for (const auto* a : {&s.neighbors, &s.neighbor_count, &s.neighbor_upper, &s.cell_offset,
+                        &s.cell_start, &s.cell_disks}) {
     add(*a);
   }
   add(s.grids);
   add(s.contacts);
   add(s.walls);
+  add(s.slots_used);
   add(s.contact_mask);
   add(s.status);
   add(s.rebuild_count);
@@ -89,9 +92,10 @@ EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
                       s.ax.data(),       s.ay.data(),         s.alpha.data(),
                       s.gear_high.data(), s.fx.data(),        s.fy.data(),
                       s.torque.data(),   s.neighbors.data(),  s.neighbor_count.data(),
+                      s.neighbor_upper.data(),
                       s.x_ref.data(),    s.y_ref.data(),      s.cell_offset.data(),
                       s.cell_start.data(), s.cell_disks.data(), s.grids.data(),
-                      s.contacts.data(), s.walls.data(),      s.contact_mask.data(),
+                      s.contacts.data(), s.walls.data(),      s.slots_used.data(), s.contact_mask.data(),
                       s.status.data(),
                       s.rebuild_count.data()};
 }

@@ -61,6 +61,7 @@ struct EnsembleState {
   // (n_disks); positions at the last rebuild (n_disks); written by rebuild()
   std::vector<int> neighbors;
   std::vector<int> neighbor_count;
+  std::vector<int> neighbor_upper;  // list index of the first partner above the disk (n_disks)
   std::vector<double> x_ref, y_ref;
 
   // cell binning scratch of rebuild(): cells of packing p are
@@ -74,6 +75,9 @@ struct EnsembleState {
   // written by forces()
   std::vector<ContactSlot> contacts;
   std::vector<ContactSlot> walls;
+  // bit k set when disk–disk slot k of the disk holds a contact (n_disks); written by forces()
+  // and rebuild()
+  std::vector<std::uint64_t> slots_used;
   // scratch of the pairwise force pass: bit k set when slot k is in contact (n_disks)
   std::vector<std::uint64_t> contact_mask;
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #include "granular/contact_law.hpp"
 #include "granular/hd.hpp"
@@ -16,6 +17,15 @@ namespace granular::md {
 
 GRANULAR_HD inline DiskKinematics disk_kinematics(const EnsembleView& v, int i) {
   return {{v.x[i], v.y[i]}, {v.vx[i], v.vy[i]}, v.theta[i], v.radius[i]};
+}
+
+// Index of the lowest set bit of a non-zero mask.
+GRANULAR_HD inline int lowest_bit(std::uint64_t mask) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(mask)) - 1;
+#else
+  return __builtin_ctzll(mask);
+#endif
 }
 
 // predict: advance disk i's coordinates to the end of the step (before forces).
@@ -131,14 +141,20 @@ GRANULAR_HD inline bool build_neighbors(const EnsembleView& v, int p, int i) {
     }
   }
   v.neighbor_count[i] = count;
+  int upper = 0;
+  while (upper < count && list[upper] < i) ++upper;
+  v.neighbor_upper[i] = upper;
 
   // a contact partner always stays in the list while the contact is open; free the rest
   ContactSlot* slots = v.contacts + i * v.max_contacts;
-  for (int k = 0; k < v.max_contacts; ++k) {
-    if (slots[k].partner < 0) continue;
+  for (std::uint64_t used = v.slots_used[i]; used != 0; used &= used - 1) {
+    const int k = lowest_bit(used);
     bool listed = false;
     for (int n = 0; n < count; ++n) listed = listed || list[n] == slots[k].partner;
-    if (!listed) slots[k].partner = -1;
+    if (!listed) {
+      slots[k].partner = -1;
+      v.slots_used[i] &= ~(1ull << k);
+    }
   }
   return ok;
 }
@@ -152,30 +168,36 @@ GRANULAR_HD inline PackingWalls packing_walls(const PackingParams& pp, double t)
   return {{wall_at(pp, wall_left, t), wall_at(pp, wall_right, t), wall_at(pp, wall_bottom, t)}};
 }
 
-// Slot of partner j among a disk's history slots; when there is none, opens a free one and
-// sets `fresh`. Returns −1 when every slot is taken.
-GRANULAR_HD inline int find_or_open_slot(ContactSlot* slots, int max_contacts, int j,
-                                         bool& fresh) {
-  int free_slot = -1;
-  for (int k = 0; k < max_contacts; ++k) {
+// Slot of partner j among a disk's history slots (bit k of `used` set when slot k holds a
+// contact); when there is none, opens the lowest free one and sets `fresh`. Returns −1 when
+// every slot is taken.
+GRANULAR_HD inline int find_or_open_slot(ContactSlot* slots, std::uint64_t& used,
+                                         int max_contacts, int j, bool& fresh) {
+  for (std::uint64_t m = used; m != 0; m &= m - 1) {
+    const int k = lowest_bit(m);
     if (slots[k].partner == j) {
       fresh = false;
       return k;
     }
-    if (slots[k].partner < 0 && free_slot < 0) free_slot = k;
   }
   fresh = true;
-  if (free_slot >= 0) slots[free_slot] = {j, -1, slots[free_slot].skin};
-  return free_slot;
+  const std::uint64_t all = max_contacts == 64 ? ~0ull : (1ull << max_contacts) - 1;
+  const std::uint64_t free_slots = all & ~used;
+  if (free_slots == 0) return -1;
+  const int k = lowest_bit(free_slots);
+  slots[k] = {j, -1, slots[k].skin};
+  used |= 1ull << k;
+  return k;
 }
 
-// Frees the slots of a disk whose bit is not set in `in_contact`: those contacts opened, and
-// their memory is lost.
-GRANULAR_HD inline void free_opened_slots(ContactSlot* slots, int max_contacts,
-                                          unsigned long long in_contact) {
-  for (int k = 0; k < max_contacts; ++k) {
-    if (!(in_contact >> k & 1ull)) slots[k].partner = -1;
+// Frees the used slots of a disk whose bit is not set in `in_contact`: those contacts opened,
+// and their memory is lost.
+GRANULAR_HD inline void free_opened_slots(ContactSlot* slots, std::uint64_t& used,
+                                          std::uint64_t in_contact) {
+  for (std::uint64_t stale = used & ~in_contact; stale != 0; stale &= stale - 1) {
+    slots[lowest_bit(stale)].partner = -1;
   }
+  used &= in_contact;
 }
 
 // Do disks i and j touch? (squared distances: no sqrt for the many neighbors that don't)
@@ -220,12 +242,12 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
 
   ContactSlot* slots = v.contacts + i * v.max_contacts;
   const int* list = v.neighbors + i * v.max_neighbors;
-  unsigned long long in_contact = 0;  // bit k: slot k in contact (max_contact_slots = 64)
+  std::uint64_t in_contact = 0;  // bit k: slot k in contact (max_contact_slots = 64)
   for (int n = 0; n < v.neighbor_count[i]; ++n) {
     const int j = list[n];
     if (!touching(v, i, j)) continue;
     bool fresh;
-    const int slot = find_or_open_slot(slots, v.max_contacts, j, fresh);
+    const int slot = find_or_open_slot(slots, v.slots_used[i], v.max_contacts, j, fresh);
     if (slot < 0) {
       ok = false;
       continue;
@@ -238,7 +260,7 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
     force = i_is_a ? force + c.force_a : force - c.force_a;
     torque += i_is_a ? c.torque_a : c.torque_b;
   }
-  free_opened_slots(slots, v.max_contacts, in_contact);
+  free_opened_slots(slots, v.slots_used[i], in_contact);
   add_wall_forces(v, p, i, walls, force, torque);
 
   v.fx[i] = force.x;
@@ -273,13 +295,13 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
     double fx = v.fx[i];
     double fy = v.fy[i];
     double torque = v.torque[i];
-    for (int n = 0; n < v.neighbor_count[i]; ++n) {
+    for (int n = v.neighbor_upper[i]; n < v.neighbor_count[i]; ++n) {
       const int j = list[n];
-      if (j < i || !touching(v, i, j)) continue;
+      if (!touching(v, i, j)) continue;
       ContactSlot* slots_j = v.contacts + j * v.max_contacts;
       bool fresh;
       bool fresh_j;
-      const int slot_i = find_or_open_slot(slots_i, v.max_contacts, j, fresh);
+      const int slot_i = find_or_open_slot(slots_i, v.slots_used[i], v.max_contacts, j, fresh);
       if (slot_i < 0) {
         ok = false;
         continue;
@@ -288,7 +310,8 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
       const int hint = slots_i[slot_i].mirror;
       const int slot_j = !fresh && hint >= 0 && slots_j[hint].partner == i
                              ? hint
-                             : find_or_open_slot(slots_j, v.max_contacts, i, fresh_j);
+                             : find_or_open_slot(slots_j, v.slots_used[j], v.max_contacts, i,
+                                                 fresh_j);
       if (slot_j < 0) {
         ok = false;
         continue;
@@ -312,7 +335,7 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
   }
 
   for (int i = first; i < last; ++i) {
-    free_opened_slots(v.contacts + i * v.max_contacts, v.max_contacts, v.contact_mask[i]);
+    free_opened_slots(v.contacts + i * v.max_contacts, v.slots_used[i], v.contact_mask[i]);
     Vec2 force = {v.fx[i], v.fy[i]};
     double torque = v.torque[i];
     add_wall_forces(v, p, i, walls, force, torque);

@@ -41,6 +41,7 @@ struct EnsembleView {
   double* torque;
   int* neighbors;
   int* neighbor_count;
+  int* neighbor_upper;
   double* x_ref;
   double* y_ref;
   const int* cell_offset;
@@ -49,6 +50,7 @@ struct EnsembleView {
   CellGrid* grids;
   ContactSlot* contacts;
   ContactSlot* walls;
+  std::uint64_t* slots_used;
   std::uint64_t* contact_mask;
   std::uint32_t* status;
   std::int64_t* rebuild_count;
