@@ -216,7 +216,8 @@ int validate(const Options& o) {
   std::cout << o.case_path << ": valid " << lc.model << " case\n";
   for (const std::string& n : lc.notes) std::cout << "note: " << n << "\n";
   if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec)) report_ensemble(*e);
-  else report_collision(std::get<granular::md::CollisionCase>(lc.spec));
+  else if (const auto* c = std::get_if<granular::md::CollisionCase>(&lc.spec)) report_collision(*c);
+  else std::get<std::shared_ptr<granular::impact::ImpactCase>>(lc.spec)->describe(std::cout);
   return kSuccess;
 }
 
@@ -232,9 +233,10 @@ int run(const Options& o) {
   fs::create_directories(out);
   if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec))
     granular::io::run_ensemble_case(*e, lc.echo, out, o.backend, o.threads, std::cout);
+  else if (const auto* c = std::get_if<granular::md::CollisionCase>(&lc.spec))
+    granular::io::run_collision_case(*c, lc.echo, out, std::cout);
   else
-    granular::io::run_collision_case(std::get<granular::md::CollisionCase>(lc.spec), lc.echo, out,
-                                     std::cout);
+    std::get<std::shared_ptr<granular::impact::ImpactCase>>(lc.spec)->run(lc.echo, out, std::cout);
   std::cout << "outputs in " << out.string() << "\n";
   return kSuccess;
 }

@@ -389,8 +389,19 @@ LoadedCase load_case_json(nlohmann::json doc, const std::string& file,
   for (const std::string& o : overrides) apply_override(doc, o, file);
   try {
     const JsonObject root(doc, file, "");
-    const std::string model = root.choice("model", kModels, "model");
-    LoadedCase out = model == "collision" ? load_collision(root) : load_ensemble(root);
+    std::vector<std::string> models = kModels;
+    for (const impact::ImpactModel& m : impact::impact_models()) models.push_back(m.name);
+    const std::string model = root.choice("model", models, "model");
+    LoadedCase out;
+    if (model == "collision") {
+      out = load_collision(root);
+    } else if (model == "packing_ensemble") {
+      out = load_ensemble(root);
+    } else {
+      for (const impact::ImpactModel& m : impact::impact_models()) {
+        if (model == m.name) out.spec = std::shared_ptr<impact::ImpactCase>(m.load(root));
+      }
+    }
     out.path = file;
     out.model = model;
     out.echo = std::move(doc);

@@ -1,6 +1,6 @@
 // Case files: JSON -> a validated model case (docs/cases.md is the reference of every key).
-// The top-level "model" selects the schema: "packing_ensemble" (md::EnsembleCase) or
-// "collision" (md::CollisionCase). Bad input throws CaseError with a one-line message
+// The top-level "model" selects the schema: "packing_ensemble" (md::EnsembleCase),
+// "collision" (md::CollisionCase) or a host impact model (impact::impact_models()). Bad input throws CaseError with a one-line message
 //   cases/x.json: /drive/gamma: must be >= 0
 #pragma once
 
@@ -10,6 +10,7 @@
 #endif
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -17,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "granular/contact_law.hpp"
+#include "granular/impact/impact_case.hpp"
 #include "granular/io/json_reader.hpp"
 #include "granular/md/collision.hpp"
 #include "granular/md/ensemble_case.hpp"
@@ -25,8 +27,8 @@ namespace granular::io {
 
 struct LoadedCase {
   std::string path;   // the case file as given
-  std::string model;  // value of "model": "packing_ensemble" or "collision"
-  std::variant<md::EnsembleCase, md::CollisionCase> spec;
+  std::string model;  // value of "model": "packing_ensemble", "collision" or an impact model
+  std::variant<md::EnsembleCase, md::CollisionCase, std::shared_ptr<impact::ImpactCase>> spec;
   nlohmann::json echo;             // the case as it will run: overrides applied, defaults filled
   std::vector<std::string> notes;  // remarks worth showing the user (e.g. g = 0 gives A = 0)
 };
