@@ -183,3 +183,4 @@ GRANULAR_HD inline double fastest_contact_rate(const ContactParams& p, double m_
 // Impulse-level laws of the host impact models (restitution, Coulomb cone, stick/slip in
 // impulse space) live beside the force laws and are part of this header.
 #include "granular/impulse/restitution.hpp"
+#include "granular/impulse/routh.hpp"
