@@ -1,0 +1,563 @@
+// The prism on a ramp (spec specs/prism.md): geometry, contact phase, line and point impacts,
+// and the event-driven run of §3.
+#include "granular/impact/prism.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+#include "granular/contact_law.hpp"
+
+namespace granular::impact {
+namespace {
+
+const double kPi = 3.141592653589793238462643383280;
+
+// Integrals of the positive part of the linear f(ξ) = fa + (fb − fa)ξ/b on [0, b]: the
+// compressed region D2 of §2.2, without the s-singularities of the printed g1, g2 (§2.3).
+struct ClippedIntegrals {
+  double i0;  // ∫ f⁺ dξ
+  double i1;  // ∫ f⁺ (ξ − b/2) dξ
+  double i2;  // ∫ (f⁺)² dξ
+};
+
+ClippedIntegrals clipped_integrals(double fa, double fb, double b) {
+  if (fa <= 0.0 && fb <= 0.0) return {0.0, 0.0, 0.0};
+  double x0 = 0.0, x1 = b, f0 = fa, f1 = fb;
+  if (fa <= 0.0) {
+    x0 = b * fa / (fa - fb);
+    f0 = 0.0;
+  } else if (fb <= 0.0) {
+    x1 = b * fa / (fa - fb);
+    f1 = 0.0;
+  }
+  const double len = x1 - x0;
+  const double mid = 0.5 * (x0 + x1);
+  return {len * 0.5 * (f0 + f1),
+          len * (0.5 * (f0 + f1) * (mid - 0.5 * b) + (f1 - f0) * len / 12.0),
+          len * (f0 * f0 + f0 * f1 + f1 * f1) / 3.0};
+}
+
+// The stress profile from the signs of the signed roots (§2.3).
+const char* stress_mode(double zeta_a, double zeta_b) {
+  if (zeta_a <= 0.0 && zeta_b > 0.0) return "DS-I";
+  if (zeta_b <= 0.0 && zeta_a > 0.0) return "DS-II";
+  if (zeta_a > 0.0 && zeta_b > 0.0) return zeta_b > zeta_a ? "DS-III" : "DS-IV";
+  return "none";
+}
+
+double sign_of(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+
+// The line impact in the stress impulse p* (§2.2, §2.3). The integrator sees a scaled state
+// y = (u/V, w/V, ω/|ω0|, ζ_A/Z, ζ_B/Z, W_f/E0) against p̂ = p*/P, with V = |ω0|b,
+// Z = |ω0|√(bm/l), P = m|ω0|/l and E0 = ½J_Aω0², so that tolerances mean the same thing for
+// every prism; the right-hand side itself is dimensional. W_f is the work of friction (≤ 0).
+class LineImpactOde {
+ public:
+  LineImpactOde(const PrismParams& p, double omega0) : p_(p), g_(p.geometry) {
+    const double w0 = std::fabs(omega0);
+    v_ = w0 * g_.face_width;
+    om_ = w0;
+    z_ = w0 * std::sqrt(g_.face_width * p.mass / g_.length);
+    pp_ = p.mass * w0 / g_.length;
+    e0_ = 0.5 * p.mass * g_.j_edge * omega0 * omega0;
+  }
+
+  struct Physical {
+    double u, w, omega, zeta_a, zeta_b, work;
+  };
+  Physical physical(const State& y) const {
+    return {y[0] * v_, y[1] * v_, y[2] * om_, y[3] * z_, y[4] * z_, y[5] * e0_};
+  }
+  State scaled(const Physical& x) const {
+    State y(6);
+    y << x.u / v_, x.w / v_, x.omega / om_, x.zeta_a / z_, x.zeta_b / z_, x.work / e0_;
+    return y;
+  }
+  double impulse_scale() const { return pp_; }
+  double energy_scale() const { return e0_; }
+
+  // g1, g2 (3.6)–(3.9) from the signed roots, and the sticking g3 (3.20).
+  struct Gs {
+    double g1, g2, g3_stick;
+  };
+  Gs gs(const Physical& x) const {
+    const double zeta_star = std::max(x.zeta_a, x.zeta_b);
+    if (zeta_star <= 0.0) return {0.0, 0.0, 0.0};
+    const ClippedIntegrals c = clipped_integrals(x.zeta_a, x.zeta_b, g_.face_width);
+    const double g1 = g_.length * c.i0 / zeta_star;
+    const double g2 = g_.length * c.i1 / zeta_star;
+    const double h = g_.apothem;
+    return {g1, g2, -p_.mass * h * g2 / (p_.mass * g_.j_c + p_.mass * h * h)};
+  }
+  // |F_τ/F_n| that sticking needs (§2.3: m h|g2|/(J' g1)).
+  double stick_demand(const Physical& x) const {
+    const Gs g = gs(x);
+    return g.g1 > 0.0 ? std::fabs(g.g3_stick) / g.g1 : 0.0;
+  }
+
+  // (3.21) in the reduced variables: m du = g1 dp*, m dw = g3 dp*, J dω = (g2 + h g3) dp*,
+  // dζ = −v^n/(2ζ*) dp* at A and B, dW_f = v^τ g3 dp*.
+  void rhs(const State& y, State& dy) const {
+    const Physical x = physical(y);
+    dy.setZero(6);
+    const double zeta_star = std::max(x.zeta_a, x.zeta_b);
+    if (zeta_star <= 0.0) return;
+    const Gs g = gs(x);
+    const double h = g_.apothem, b = g_.face_width;
+    const double g3 = sticking ? g.g3_stick : -p_.mu_slip * slip_sign * g.g1;
+    const double du = g.g1 / p_.mass;
+    const double dw = g3 / p_.mass;
+    const double domega = (g.g2 + h * g3) / (p_.mass * g_.j_c);
+    const double dza = -(x.u - 0.5 * b * x.omega) / (2.0 * zeta_star);
+    const double dzb = -(x.u + 0.5 * b * x.omega) / (2.0 * zeta_star);
+    const double dwork = (x.w + h * x.omega) * g3;
+    dy << du * pp_ / v_, dw * pp_ / v_, domega * pp_ / om_, dza * pp_ / z_, dzb * pp_ / z_,
+        dwork * pp_ / e0_;
+  }
+
+  double v_n_a(const Physical& x) const { return x.u - 0.5 * g_.face_width * x.omega; }
+  double v_n_b(const Physical& x) const { return x.u + 0.5 * g_.face_width * x.omega; }
+  double v_t(const Physical& x) const { return x.w + g_.apothem * x.omega; }
+  double velocity_scale() const { return v_; }
+  double kinetic(const Physical& x) const {
+    return 0.5 * p_.mass * (x.u * x.u + x.w * x.w) + 0.5 * p_.mass * g_.j_c * x.omega * x.omega;
+  }
+  double layer(const Physical& x) const {
+    return g_.length * clipped_integrals(x.zeta_a, x.zeta_b, g_.face_width).i2;
+  }
+
+  bool sticking = true;
+  double slip_sign = 0.0;  // sign of v^τ while slipping
+
+ private:
+  const PrismParams& p_;
+  const PrismGeometry& g_;
+  double v_, om_, z_, pp_, e0_;
+};
+
+}  // namespace
+
+PrismGeometry prism_geometry(int n_sides, double circumradius, double length) {
+  PrismGeometry g;
+  g.n_sides = n_sides;
+  g.circumradius = circumradius;
+  g.length = length;
+  g.alpha = kPi / n_sides;
+  g.face_width = 2.0 * circumradius * std::sin(g.alpha);
+  g.apothem = circumradius * std::cos(g.alpha);
+  const double c = std::cos(2.0 * g.alpha);
+  const double a2 = circumradius * circumradius;
+  g.j_c = a2 * (c + 2.0) / 6.0;
+  g.j_edge = a2 * (c + 8.0) / 6.0;
+  g.j_face = g.j_c + g.apothem * g.apothem;
+  g.area = 0.5 * n_sides * a2 * std::sin(2.0 * g.alpha);
+  return g;
+}
+
+double classic_kappa(int n_sides) {
+  const double c = std::cos(2.0 * kPi / n_sides);
+  return (7.0 * c + 2.0) / (c + 8.0);
+}
+
+// the corrected reaction at A (§2.1): F = m a_C + m g y in the ramp frame, ψ = α − λ
+EdgeReaction edge_reaction(const PrismParams& p, double lambda, double theta_dot) {
+  const PrismGeometry& g = p.geometry;
+  const double psi = g.alpha - lambda;
+  const double phi1 = psi + p.slope;
+  const double k = 6.0 / (std::cos(2.0 * g.alpha) + 8.0);
+  const double centripetal = g.circumradius * theta_dot * theta_dot / p.gravity;
+  const double mg = p.mass * p.gravity;
+  return {mg * (std::cos(p.slope) - k * std::sin(phi1) * std::sin(psi) -
+                centripetal * std::cos(psi)),
+          mg * (-std::sin(p.slope) + k * std::sin(phi1) * std::cos(psi) -
+                centripetal * std::sin(psi))};
+}
+
+LineImpactResult line_impact(const PrismParams& p, double omega_before, const LineImpactOptions& o,
+                             std::vector<LineImpactSample>* trace) {
+  LineImpactResult r;
+  if (!(omega_before < 0.0)) return r;
+  const PrismGeometry& g = p.geometry;
+  const double b = g.face_width, h = g.apothem;
+  LineImpactOde m(p, omega_before);
+
+  // pre-impact pure rotation about A (§2.3): u0 = ω0 b/2, w0 = −hω0, so v^n(ξ) = ω0 ξ, v^τ = 0
+  const double u0 = 0.5 * omega_before * b, w0 = -h * omega_before;
+  r.kinetic_before = m.energy_scale();
+
+  // start-up (§2.3): all ζ vanish at p* = 0, so start at p̂ = ε with ζ_B = √(|ω0| b p*)
+  double ph = o.start;
+  State y = m.scaled({u0, w0, omega_before, 0.0, 0.0, 0.0});
+  y[4] = std::sqrt(o.start);
+
+  // the face starts in stick unless even the first instant needs more than μ_s (§3 step 3)
+  auto choose_friction = [&](const LineImpactOde::Physical& x) {
+    const LineImpactOde::Gs gs = m.gs(x);
+    m.sticking = gs.g1 <= 0.0 || std::fabs(gs.g3_stick) <= p.mu_s * gs.g1;
+    m.slip_sign = m.sticking ? 0.0 : -sign_of(gs.g3_stick);
+    if (!m.sticking) r.sticking = false;
+  };
+  choose_friction(m.physical(y));
+
+  OdeOptions oo;
+  oo.scheme = Scheme::dopri5;
+  oo.step = 1e-3 * o.start;
+  oo.max_step = o.max_chunk;
+  oo.rtol = o.rtol;
+  oo.atol = o.atol;
+  oo.event_time_tol = 1e-14;
+  EventIntegrator ode([&m](double, const State& s, State& ds) { m.rhs(s, ds); }, oo);
+
+  // termination (3.29): v^n ≥ 0 on all of D, i.e. at both ends (v^n is linear in ξ)
+  const double vs = m.velocity_scale();
+  const Event terminate{[&m, vs](double, const State& s) {
+                          const LineImpactOde::Physical x = m.physical(s);
+                          return std::max(-m.v_n_a(x), -m.v_n_b(x)) / vs;
+                        },
+                        Direction::falling};
+  const Event lost{[](double, const State& s) { return std::max(s[3], s[4]); },
+                   Direction::falling};
+  const double force_scale = g.length * b;
+  const Event slip_onset{[&m, &p, force_scale](double, const State& s) {
+                           const LineImpactOde::Gs gs = m.gs(m.physical(s));
+                           return (p.mu_s * gs.g1 - std::fabs(gs.g3_stick)) / force_scale;
+                         },
+                         Direction::falling};
+  const Event slip_stops{[&m, vs](double, const State& s) {
+                           return m.slip_sign * m.v_t(m.physical(s)) / vs;
+                         },
+                         Direction::falling};
+
+  // one sample per chunk: the energy invariant (§2.3), the friction demand, the stress modes
+  const char* last_mode = "";
+  auto sample = [&]() {
+    const LineImpactOde::Physical x = m.physical(y);
+    const double kinetic = m.kinetic(x), layer = m.layer(x);
+    r.invariant_error = std::max(
+        r.invariant_error, std::fabs(kinetic + layer - x.work - r.kinetic_before) /
+                               r.kinetic_before);
+    r.friction_demand = std::max(r.friction_demand, m.stick_demand(x));
+    const char* mode = stress_mode(x.zeta_a, x.zeta_b);
+    if (std::string(mode) != last_mode) {
+      if (!r.modes.empty()) r.modes += ">";
+      r.modes += mode;
+      last_mode = mode;
+    }
+    ++r.samples;
+    if (trace) {
+      const double s = x.zeta_a != x.zeta_b ? b * x.zeta_a / (x.zeta_a - x.zeta_b)
+                                            : std::numeric_limits<double>::quiet_NaN();
+      trace->push_back({ph * m.impulse_scale(), x.u, x.w, x.omega, x.zeta_a, x.zeta_b, kinetic,
+                        layer, s, mode, m.sticking});
+    }
+  };
+  sample();
+
+  // chunks grow geometrically from the start-up step, then at most max_chunk
+  bool done = false;
+  while (!done) {
+    const double next = std::min(2.0 * ph, ph + o.max_chunk);
+    if (next > o.max_impulse) break;
+    std::optional<EventHit> hit;
+    try {
+      hit = ode.advance(ph, y, next,
+                        {terminate, lost, m.sticking ? slip_onset : slip_stops});
+    } catch (const std::runtime_error&) {
+      break;
+    }
+    sample();
+    if (!hit) continue;
+    const LineImpactOde::Physical x = m.physical(y);
+    switch (hit->index) {
+      case 0:
+        r.outcome = m.v_n_b(x) <= m.v_n_a(x) ? LineImpactOutcome::pivot_b
+                                             : LineImpactOutcome::rock_back_a;
+        done = true;
+        break;
+      case 1:
+        r.outcome = LineImpactOutcome::lost_contact;
+        done = true;
+        break;
+      default:
+        // stick → slip at the cone, or slip ending at v^τ = 0: decide again (3.10)–(3.11)
+        if (m.sticking) {
+          m.sticking = false;
+          m.slip_sign = -sign_of(m.gs(x).g3_stick);
+          r.sticking = false;
+        } else {
+          choose_friction(x);
+        }
+        break;
+    }
+  }
+
+  // the outputs initialise the rotation about the edge at rest (3.29); the layer energy is lost
+  const LineImpactOde::Physical x = m.physical(y);
+  r.omega_after = x.omega;
+  r.kappa = x.omega / omega_before;
+  r.u_after = x.u;
+  r.w_after = x.w;
+  r.slip_velocity = m.v_t(x);
+  r.p_star = ph * m.impulse_scale();
+  r.normal_impulse = p.mass * (x.u - u0);
+  r.tangential_impulse = p.mass * (x.w - w0);
+  r.s_end = x.zeta_a != x.zeta_b ? b * x.zeta_a / (x.zeta_a - x.zeta_b)
+                                 : std::numeric_limits<double>::quiet_NaN();
+  r.kinetic_after = m.kinetic(x);
+  r.layer_energy = m.layer(x);
+  return r;
+}
+
+TimeDomainImpact line_impact_time_domain(const PrismParams& p, double omega_before, double k) {
+  const PrismGeometry& g = p.geometry;
+  const double b = g.face_width;
+  // scaled by V = |ω0| b, |ω0| and T = √(m/(K b l)); y = (z, φ, u, ω), δ = z + φ(ξ − b/2)
+  const double w0 = std::fabs(omega_before);
+  const double v = w0 * b;
+  const double t_scale = std::sqrt(p.mass / (k * b * g.length));
+  auto rhs = [&](double, const State& y, State& dy) {
+    const double z = y[0] * v * t_scale, phi = y[1] * w0 * t_scale;
+    const ClippedIntegrals c = clipped_integrals(-(z - 0.5 * b * phi), -(z + 0.5 * b * phi), b);
+    const double du = k * g.length * c.i0 / p.mass;
+    const double domega = k * g.length * c.i1 / (p.mass * g.j_face);
+    dy.resize(4);
+    dy << y[2], y[3], du * t_scale / v, domega * t_scale / w0;
+  };
+  OdeOptions oo;
+  oo.scheme = Scheme::dopri5;
+  oo.step = 1e-4;
+  oo.max_step = 1e-2;
+  oo.rtol = 1e-12;
+  oo.atol = 1e-14;
+  oo.event_time_tol = 1e-14;
+  EventIntegrator ode(rhs, oo);
+  State y(4);
+  y << 0.0, 0.0, 0.5 * omega_before * b / v, omega_before / w0;
+  const Event terminate{[](double, const State& s) {
+                          return std::max(-(s[2] - 0.5 * s[3]), -(s[2] + 0.5 * s[3]));
+                        },
+                        Direction::falling};
+  double t = 0.0;
+  const auto hit = ode.advance(t, y, 1e3, {terminate});
+  const bool pivot_b = hit && (y[2] + 0.5 * y[3]) <= (y[2] - 0.5 * y[3]);
+  return {y[3] * w0 / omega_before, t * t_scale, pivot_b};
+}
+
+PointImpactResult point_impact(const PrismParams& p, double omega_before) {
+  const PrismGeometry& g = p.geometry;
+  const double b = g.face_width, h = g.apothem, m = p.mass, j = p.mass * g.j_c;
+  // Delassus matrix of the contact at B, r_CB = (b/2)τ − h n, contact axes (n, τ)
+  const impulse::Delassus w{1.0 / m + b * b / (4.0 * j), b * h / (2.0 * j), 1.0 / m + h * h / j};
+  // pre-impact rotation about A: u_n(B) = ω0 b, u_t = 0
+  const double u_n = omega_before * b;
+  const impulse::ContactImpulse stick =
+      impulse::newton_coulomb_impact(w, u_n, 0.0, 0.0, std::numeric_limits<double>::infinity(),
+                                     p.mu_slip);
+  const impulse::ContactImpulse ci =
+      impulse::newton_coulomb_impact(w, u_n, 0.0, 0.0, p.mu_s, p.mu_slip);
+  PointImpactResult r;
+  r.omega_after = omega_before + (0.5 * b * ci.p_n + h * ci.p_t) / j;
+  r.kappa = r.omega_after / omega_before;
+  r.normal_impulse = ci.p_n;
+  r.tangential_impulse = ci.p_t;
+  r.friction_demand = stick.p_n > 0.0 ? std::fabs(stick.p_t / stick.p_n) : 0.0;
+  r.v_n_a_after = (0.5 * omega_before * b + ci.p_n / m) - 0.5 * b * r.omega_after;
+  r.sticking = ci.sticking;
+  return r;
+}
+
+const char* to_string(PrismTermination t) {
+  switch (t) {
+    case PrismTermination::ramp_end: return "ramp_end";
+    case PrismTermination::t_end: return "t_end";
+    case PrismTermination::max_impacts: return "max_impacts";
+    case PrismTermination::does_not_roll: return "does_not_roll";
+    case PrismTermination::stalled: return "stalled";
+    case PrismTermination::at_rest: return "at_rest";
+    case PrismTermination::slip: return "slip";
+    case PrismTermination::detachment: return "detachment";
+    case PrismTermination::impact_failed: return "impact_failed";
+  }
+  return "unknown";
+}
+
+PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
+  PrismRunResult r;
+  const PrismGeometry& g = p.geometry;
+  const double alpha = g.alpha, beta = p.slope, b = g.face_width;
+  const double omega_sq = p.gravity / (g.circumradius * (std::cos(2.0 * alpha) + 8.0) / 6.0);
+  const double mg = p.mass * p.gravity;
+
+  // the rolling state: time, completed impacts, (λ, θ̇)
+  double t = 0.0;
+  int k = 0;
+  State y(2);
+  y << o.lambda0, 0.0 - o.omega0;
+
+  auto lp_of = [&](double lambda) { return (o.lambda0 - lambda) / (2.0 * alpha) + k; };
+  // mechanical energy relative to the release: ½J_Aθ̇² + m g (y_C − y_C0), y_C = a0 cos φ1 − k b sinβ
+  auto energy_of = [&](const State& s) {
+    return 0.5 * p.mass * g.j_edge * s[1] * s[1] +
+           mg * (g.circumradius * (std::cos(alpha + beta - s[0]) -
+                                   std::cos(alpha + beta - o.lambda0)) -
+                 k * b * std::sin(beta));
+  };
+  r.min_normal_ratio = std::numeric_limits<double>::infinity();
+  auto record = [&]() {
+    r.rolling.push_back({t, k, y[0], y[1], lp_of(y[0]), energy_of(y)});
+    const EdgeReaction f = edge_reaction(p, y[0], y[1]);
+    r.min_normal_ratio = std::min(r.min_normal_ratio, f.normal / mg);
+    if (f.normal > 0.0) r.max_contact_demand = std::max(r.max_contact_demand,
+                                                        std::fabs(f.tangential) / f.normal);
+  };
+  auto finish = [&](PrismTermination why, const std::string& detail) {
+    r.termination = why;
+    r.detail = detail;
+    r.t_final = t;
+    r.lp_final = lp_of(y[0]);
+    if (r.rolling.empty() || r.rolling.back().t != t) record();
+    if (!std::isfinite(r.min_normal_ratio)) r.min_normal_ratio = 0.0;
+    return r;
+  };
+
+  record();
+  // a release from rest rolls forward only if λ0 < α + β (§2.1)
+  if (o.omega0 == 0.0 && o.lambda0 >= alpha + beta)
+    return finish(PrismTermination::does_not_roll,
+                  "released from rest at lambda0 >= alpha + beta: it falls back onto the rear face");
+
+  // contact phase (2.1): λ̈ = θ̈ = −Ω² sin(α + β − λ)
+  EventIntegrator ode(
+      [omega_sq, alpha, beta](double, const State& s, State& ds) {
+        ds.resize(2);
+        ds << s[1], -omega_sq * std::sin(alpha + beta - s[0]);
+      },
+      o.ode);
+  const std::vector<Event> events = {
+      {[](double, const State& s) { return s[0]; }, Direction::falling},   // face AB lands
+      {[](double, const State& s) { return -s[1]; }, Direction::falling},  // θ̇ → 0: stall
+      {[&p, mg](double, const State& s) {                                   // (2.2) slip
+         const EdgeReaction f = edge_reaction(p, s[0], s[1]);
+         return (p.mu_s * f.normal - std::fabs(f.tangential)) / mg;
+       },
+       Direction::falling},
+      {[&p, mg](double, const State& s) { return edge_reaction(p, s[0], s[1]).normal / mg; },
+       Direction::falling}};  // (2.2) detachment
+
+  // (2.2) at the start of a phase, where the event functions may already be past zero
+  auto violated_at_start = [&]() -> int {
+    const EdgeReaction f = edge_reaction(p, y[0], y[1]);
+    if (f.normal <= 0.0) return 3;
+    if (std::fabs(f.tangential) > p.mu_s * f.normal) return 2;
+    return -1;
+  };
+  auto violation = [&](int which) -> bool {
+    if (which == 2) ++r.slip_violations;
+    if (which == 3) ++r.detach_violations;
+    return o.stop_on_violation;
+  };
+  auto violation_text = [&](int which, const std::string& where) {
+    char line[200];
+    std::snprintf(line, sizeof line, "%s at t = %.6g s, lambda = %.6g deg, L_p = %.6g (%s)",
+                  which == 2 ? "friction demand above mu_s" : "normal force reached 0", t,
+                  y[0] * 180.0 / kPi, lp_of(y[0]), where.c_str());
+    return std::string(line);
+  };
+
+  ZenoGuard zeno;
+  zeno.min_speed = o.zeno_min_speed;
+  double next_sample = o.sample_dt;
+  {
+    const int v = violated_at_start();
+    if (v >= 0 && violation(v))
+      return finish(v == 2 ? PrismTermination::slip : PrismTermination::detachment,
+                    violation_text(v, "release"));
+  }
+  while (true) {
+    const double target = std::min(next_sample, o.t_end);
+    std::optional<EventHit> hit;
+    try {
+      hit = ode.advance(t, y, target, events);
+    } catch (const std::runtime_error& e) {
+      return finish(PrismTermination::t_end, std::string("contact-phase integrator: ") + e.what());
+    }
+    if (!hit) {
+      record();
+      if (t >= o.t_end) return finish(PrismTermination::t_end, "time limit reached");
+      next_sample += o.sample_dt;
+      continue;
+    }
+    if (hit->index == 1)
+      return finish(PrismTermination::stalled,
+                    "theta_dot reached 0 before the face landed: the prism rocks back and comes "
+                    "to rest");
+    if (hit->index == 2 || hit->index == 3) {
+      record();
+      if (violation(hit->index))
+        return finish(hit->index == 2 ? PrismTermination::slip : PrismTermination::detachment,
+                      violation_text(hit->index, "contact phase"));
+      continue;
+    }
+
+    // face impact at λ = 0 (§3 step 3); the located state is within event_tol past it
+    y[0] = 0.0;
+    record();
+    const double omega_minus = y[1];
+    PrismImpactRecord rec{};
+    rec.index = k + 1;
+    rec.t = t;
+    rec.omega_before = omega_minus;
+    rec.lp = lp_of(0.0);
+    if (p.impact == PrismImpactModel::line) {
+      const LineImpactResult li = line_impact(p, omega_minus, o.line);
+      if (li.outcome != LineImpactOutcome::pivot_b) {
+        y[0] = 0.0;
+        return finish(PrismTermination::impact_failed,
+                      li.outcome == LineImpactOutcome::rock_back_a
+                          ? "the line impact ended with v^n(A) = 0 (rock back onto A)"
+                          : (li.outcome == LineImpactOutcome::lost_contact
+                                 ? "the line impact lost contact (free flight, excluded by A3)"
+                                 : "the line impact did not terminate"));
+      }
+      rec.omega_after = li.omega_after;
+      rec.mode = li.modes;
+      rec.sticking = li.sticking;
+      rec.friction_demand = li.friction_demand;
+    } else {
+      const PointImpactResult pi = point_impact(p, omega_minus);
+      rec.omega_after = pi.omega_after;
+      rec.mode = "point";
+      rec.sticking = pi.sticking;
+      rec.friction_demand = pi.friction_demand;
+    }
+    rec.kappa = rec.omega_after / omega_minus;
+    rec.energy_lost = 0.5 * p.mass * g.j_edge * (omega_minus * omega_minus -
+                                                 rec.omega_after * rec.omega_after);
+    r.impacts.push_back(rec);
+
+    // (§3 step 4) the new rolling edge is B, λ = 2α
+    ++k;
+    y << 2.0 * alpha, rec.omega_after;
+    record();
+    if (!rec.sticking) {
+      ++r.slip_violations;
+      if (o.stop_on_violation)
+        return finish(PrismTermination::slip, violation_text(2, "impact"));
+    }
+    if (k * b >= o.ramp_length - 1e-12 * b)
+      return finish(PrismTermination::ramp_end, "the rolling edge reached the end of the ramp");
+    if (k >= o.max_impacts) return finish(PrismTermination::max_impacts, "impact limit reached");
+    if (zeno.accumulating(t, std::fabs(omega_minus) * b))
+      return finish(PrismTermination::at_rest,
+                    "impacts too slow or too frequent: the prism is coming to rest");
+    const int v = violated_at_start();
+    if (v >= 0 && violation(v))
+      return finish(v == 2 ? PrismTermination::slip : PrismTermination::detachment,
+                    violation_text(v, "after impact"));
+  }
+}
+
+}  // namespace granular::impact
