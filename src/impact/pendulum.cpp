@@ -1,0 +1,474 @@
+// The double pendulum on a rough floor (spec pendulum.md): equations of motion, impact map by
+// Routh's method and the run loop (free flight, impacts, Zeno policy, persistent contact).
+#include "granular/impact/pendulum.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace granular::impact {
+
+Eigen::Matrix2d pendulum_mass_matrix(const PendulumParams& p, double psi1, double psi2) {
+  // a11, a22, a12 of spec §2.1
+  Eigen::Matrix2d a;
+  a(0, 0) = p.I1 + p.l1 * p.l1 * (0.25 * p.m1 + p.m2);
+  a(1, 1) = p.I2 + p.lc * p.lc * p.m2;
+  a(0, 1) = a(1, 0) = p.l1 * p.lc * p.m2 * std::cos(psi1 - psi2);
+  return a;
+}
+
+double pendulum_mass_determinant(const PendulumParams& p, double psi1, double psi2) {
+  // eq. (6)
+  const double l1s = p.l1 * p.l1, lcs = p.lc * p.lc, sn = std::sin(psi1 - psi2);
+  return p.I1 * (p.I2 + lcs * p.m2) +
+         0.25 * l1s * (p.I2 * p.m1 + 4.0 * p.I2 * p.m2 + lcs * p.m1 * p.m2) +
+         l1s * lcs * p.m2 * p.m2 * sn * sn;
+}
+
+Eigen::Vector2d pendulum_generalized_forces(const PendulumParams& p, double t, const State& y) {
+  // q1, q2 of spec §2.1: each torque acts on its own body in absolute terms; c2 acts on the
+  // relative rotation at A
+  const double psi1 = y[0], psi2 = y[1], w1 = y[2], w2 = y[3];
+  const double coupling = p.l1 * p.lc * p.m2 * std::sin(psi1 - psi2);
+  Eigen::Vector2d q;
+  q[0] = p.M01 * std::cos(p.Omega1 * t) - (p.c1 + p.c2) * w1 + p.c2 * w2 - coupling * w2 * w2 -
+         (0.5 * p.m1 + p.m2) * p.g * p.l1 * std::sin(psi1);
+  q[1] = p.M02 * std::cos(p.Omega2 * t) + p.c2 * (w1 - w2) + coupling * w1 * w1 -
+         p.m2 * p.g * p.lc * std::sin(psi2);
+  return q;
+}
+
+void pendulum_rhs(const PendulumParams& p, double t, const State& y, State& dydt) {
+  const Eigen::Vector2d acc =
+      pendulum_mass_matrix(p, y[0], y[1]).ldlt().solve(pendulum_generalized_forces(p, t, y));
+  dydt.resize(4);
+  dydt << y[2], y[3], acc[0], acc[1];
+}
+
+double pendulum_gap(const PendulumParams& p, double psi1, double psi2) {
+  return p.D - p.l1 * std::cos(psi1) - p.L() * std::cos(psi2) - p.r;
+}
+
+ContactJacobian pendulum_contact_jacobian(const PendulumParams& p, double psi1, double psi2) {
+  // s and c of eqs. (31)–(33), written absolutely since the configuration is frozen (§2.3)
+  ContactJacobian j;
+  j.j_s << -p.l1 * std::cos(psi1), -(p.r + p.L() * std::cos(psi2));
+  j.j_c << p.l1 * std::sin(psi1), p.L() * std::sin(psi2);
+  return j;
+}
+
+impulse::Delassus pendulum_delassus(const PendulumParams& p, double psi1, double psi2) {
+  // α = J_s A⁻¹ J_sᵀ, ε = J_s A⁻¹ J_cᵀ, γ = J_c A⁻¹ J_cᵀ (spec §2.4, compact form)
+  const ContactJacobian j = pendulum_contact_jacobian(p, psi1, psi2);
+  const Eigen::Matrix2d a = pendulum_mass_matrix(p, psi1, psi2);
+  const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
+  Eigen::Matrix2d inv;
+  inv << a(1, 1) / det, -a(0, 1) / det, -a(1, 0) / det, a(0, 0) / det;
+  const Eigen::Vector2d ai_s = inv * j.j_s;
+  const Eigen::Vector2d ai_c = inv * j.j_c;
+  return {j.j_c.dot(ai_c), j.j_s.dot(ai_c), j.j_s.dot(ai_s)};
+}
+
+impulse::Delassus pendulum_delassus_closed_form(const PendulumParams& p, double psi1,
+                                                double psi2) {
+  // eq. (36) with K = 4 I1 + l1²(m1 + 4 m2), ρ = r + L cos ψ2; the bracket of E_i read as
+  // lc m2 (l2 + r(1 + cos ψ2)) (spec §2.4)
+  const double l1s = p.l1 * p.l1, L = p.L(), lc = p.lc, m2 = p.m2;
+  const double K = 4.0 * p.I1 + l1s * (p.m1 + 4.0 * m2);
+  const double rho = p.r + L * std::cos(psi2);
+  const double s1 = std::sin(psi1), s2 = std::sin(psi2);
+  const double i2c = p.I2 + lc * lc * m2;
+  const double a_i = 4.0 * l1s * std::cos(psi1) * (i2c * std::cos(psi1) -
+                                                   lc * m2 * rho * std::cos(psi1 - psi2)) +
+                     K * rho * rho -
+                     2.0 * l1s * lc * m2 * rho * (std::cos(2.0 * psi1 - psi2) + std::cos(psi2));
+  const double g_i = K * L * L * s2 * s2 + 4.0 * l1s * s1 * s1 * (i2c - lc * m2 * L * s2 * s2) -
+                     2.0 * l1s * lc * m2 * L *
+                         (2.0 * s1 * s1 * s2 * s2 + std::sin(2.0 * psi1) * std::sin(2.0 * psi2));
+  const double e_i =
+      2.0 * l1s * (lc * m2 * (p.l2 + p.r * (1.0 + std::cos(psi2))) - i2c) * std::sin(2.0 * psi1) +
+      p.r * (4.0 * l1s * lc * m2 * s1 * s1 - L * K) * s2 +
+      L * (2.0 * l1s * lc * m2 - 0.5 * L * K) * std::sin(2.0 * psi2);
+  const double den = 4.0 * pendulum_mass_determinant(p, psi1, psi2);
+  return {g_i / den, e_i / den, a_i / den};
+}
+
+double pendulum_energy(const PendulumParams& p, const State& y) {
+  const Eigen::Vector2d w(y[2], y[3]);
+  const double kinetic = 0.5 * w.dot(pendulum_mass_matrix(p, y[0], y[1]) * w);
+  return kinetic - (0.5 * p.m1 + p.m2) * p.g * p.l1 * std::cos(y[0]) -
+         p.m2 * p.g * p.lc * std::cos(y[1]);
+}
+
+PendulumImpact pendulum_impact(const PendulumParams& p, double t, const State& y, double k,
+                               double mu) {
+  PendulumImpact im{};
+  im.t = t;
+  im.psi1 = y[0];
+  im.psi2 = y[1];
+  im.gap = pendulum_gap(p, y[0], y[1]);
+  im.omega_before = Eigen::Vector2d(y[2], y[3]);
+  im.plastic = false;
+  const ContactJacobian j = pendulum_contact_jacobian(p, y[0], y[1]);
+  im.s_before = j.j_s.dot(im.omega_before);
+  im.c_before = j.j_c.dot(im.omega_before);
+  im.w = pendulum_delassus(p, y[0], y[1]);
+  im.routh = impulse::routh_poisson_impact(im.w, im.c_before, im.s_before, k, mu);
+
+  // Δω = A⁻¹(J_sᵀ T̄ + J_cᵀ F̄) (spec §2.6)
+  const Eigen::Matrix2d a = pendulum_mass_matrix(p, y[0], y[1]);
+  const Eigen::Vector2d dw =
+      a.ldlt().solve(j.j_s * im.routh.p_t + j.j_c * im.routh.p_n);
+  im.omega_after = im.omega_before + dw;
+
+  // joint impulses from (21)–(24) (spec §2.6); (25)–(26) then hold identically
+  const double c1 = std::cos(y[0]), s1 = std::sin(y[0]);
+  const double c2 = std::cos(y[1]), s2 = std::sin(y[1]);
+  im.joint.H = im.routh.p_t + p.m2 * (p.l1 * dw[0] * c1 + p.lc * dw[1] * c2);
+  im.joint.V = im.routh.p_n - p.m2 * (p.l1 * dw[0] * s1 + p.lc * dw[1] * s2);
+  im.joint.R = im.joint.H + 0.5 * p.l1 * p.m1 * dw[0] * c1;
+  im.joint.P = 0.5 * p.l1 * p.m1 * dw[0] * s1 - im.joint.V;
+
+  State after = y;
+  after[2] = im.omega_after[0];
+  after[3] = im.omega_after[1];
+  im.energy_before = pendulum_energy(p, y);
+  im.energy_after = pendulum_energy(p, after);
+  return im;
+}
+
+JointForces pendulum_joint_forces(const PendulumParams& p, const State& y,
+                                  const Eigen::Vector2d& psi_ddot, double F, double T) {
+  // accelerations of C1 and C2 along X (= −x, the bob's direction for increasing ψ) and Z (up),
+  // spec §2.7; the force balances follow the signs of (13)–(16)
+  const double c1 = std::cos(y[0]), s1 = std::sin(y[0]);
+  const double c2 = std::cos(y[1]), s2 = std::sin(y[1]);
+  const double w1s = y[2] * y[2], w2s = y[3] * y[3];
+  const double b1x = psi_ddot[0] * c1 - w1s * s1, b1z = psi_ddot[0] * s1 + w1s * c1;
+  const double b2x = psi_ddot[1] * c2 - w2s * s2, b2z = psi_ddot[1] * s2 + w2s * c2;
+  const double a1x = 0.5 * p.l1 * b1x, a1z = 0.5 * p.l1 * b1z;
+  const double a2x = p.l1 * b1x + p.lc * b2x, a2z = p.l1 * b1z + p.lc * b2z;
+  JointForces f;
+  f.H = T + p.m2 * a2x;
+  f.V = F - p.m2 * (a2z + p.g);
+  f.R = f.H + p.m1 * a1x;
+  f.P = p.m1 * (a1z + p.g) + p.m2 * (a2z + p.g) - F;
+  return f;
+}
+
+const char* contact_mode_name(ContactMode m) {
+  switch (m) {
+    case ContactMode::sliding: return "sliding";
+    case ContactMode::rest: return "rest";
+    default: return "flight";
+  }
+}
+
+const char* pendulum_status_name(PendulumStatus s) {
+  switch (s) {
+    case PendulumStatus::painleve: return "painleve";
+    case PendulumStatus::missed_contact: return "missed_contact";
+    case PendulumStatus::non_finite: return "non_finite";
+    case PendulumStatus::stalled: return "stalled";
+    default: return "completed";
+  }
+}
+
+namespace {
+
+// A state below the floor by more than this in flight means a flight shorter than one step was
+// missed (the event test sees step ends only) [m].
+constexpr double kPenetrationTol = 1e-8;
+// Events (impacts, mode switches) allowed in one run before it is declared stalled.
+constexpr int kMaxEvents = 1000000;
+
+// Persistent contact (Zeno policy). While the disk stays on the floor (f = 0, c = 0):
+//   A ψ̈ = Q + J_cᵀ F + J_sᵀ T,  T = −μσF when sliding with σ = sgn(s),
+// and F follows from the constraint c' = J_c ψ̈ + J̇_c ψ̇ = −2β c − β² f (Baumgarte's drift
+// correction, our assumption; the paper has no persistent contact).
+struct ContactForces {
+  Eigen::Vector2d acc;  // ψ̈
+  double F, T;          // normal (up) and tangential (along i) contact forces [N]
+  bool consistent;      // γ − μσε > 0: the sliding contact force is determined (no Painlevé)
+};
+
+ContactForces sliding_forces(const PendulumParams& p, double beta, double t, const State& y,
+                             double sigma) {
+  const Eigen::Matrix2d a = pendulum_mass_matrix(p, y[0], y[1]);
+  const auto solver = a.ldlt();
+  const ContactJacobian j = pendulum_contact_jacobian(p, y[0], y[1]);
+  const Eigen::Vector2d a0 = solver.solve(pendulum_generalized_forces(p, t, y));
+  const Eigen::Vector2d b = solver.solve(j.j_c - p.mu * sigma * j.j_s);
+  const Eigen::Vector2d w(y[2], y[3]);
+  const double jdot_c =
+      p.l1 * std::cos(y[0]) * y[2] * y[2] + p.L() * std::cos(y[1]) * y[3] * y[3];
+  const double c = j.j_c.dot(w), f = pendulum_gap(p, y[0], y[1]);
+  const double den = j.j_c.dot(b);
+  ContactForces out;
+  out.consistent = den > 0.0;
+  out.F = out.consistent
+              ? -(j.j_c.dot(a0) + jdot_c + 2.0 * beta * c + beta * beta * f) / den
+              : 0.0;
+  out.T = -p.mu * sigma * out.F;
+  out.acc = a0 + out.F * b;
+  return out;
+}
+
+// Static forces holding the pendulum at rest on the floor: J_cᵀ F + J_sᵀ T = −Q(ψ̇ = 0).
+ContactForces rest_forces(const PendulumParams& p, double t, const State& y) {
+  State still = y;
+  still[2] = still[3] = 0.0;
+  const ContactJacobian j = pendulum_contact_jacobian(p, y[0], y[1]);
+  Eigen::Matrix2d m;
+  m.col(0) = j.j_c;
+  m.col(1) = j.j_s;
+  const Eigen::Vector2d ft = m.partialPivLu().solve(-pendulum_generalized_forces(p, t, still));
+  ContactForces out;
+  out.F = ft[0];
+  out.T = ft[1];
+  out.acc = Eigen::Vector2d::Zero();
+  out.consistent = out.F >= 0.0 && std::fabs(out.T) <= p.mu * out.F;
+  return out;
+}
+
+// The run loop's mutable state: the current mode and its data, the outputs, the event count.
+class Runner {
+ public:
+  Runner(const PendulumParams& p, const PendulumRunOptions& o) : p_(p), o_(o), guard_(o.zeno) {}
+
+  PendulumRun run(const State& y0) {
+    t_ = 0.0;
+    y_ = y0;
+    record(ContactMode::flight);
+    next_sample_ = 1;
+    while (t_ < o_.t_end && out_.status == PendulumStatus::completed) {
+      if (events_ > kMaxEvents) {
+        out_.status = PendulumStatus::stalled;
+        break;
+      }
+      switch (mode_) {
+        case ContactMode::flight: flight(); break;
+        case ContactMode::sliding: sliding(); break;
+        case ContactMode::rest: rest(); break;
+      }
+      if (!y_.allFinite()) out_.status = PendulumStatus::non_finite;
+    }
+    out_.t_final = t_;
+    out_.y_final = y_;
+    out_.final_mode = mode_;
+    return std::move(out_);
+  }
+
+ private:
+  // the next output time (or t_end)
+  double target() const {
+    return std::min(o_.t_end, static_cast<double>(next_sample_) * o_.output_interval);
+  }
+  void sampled_if_due() {
+    const double grid = static_cast<double>(next_sample_) * o_.output_interval;
+    if (t_ >= std::min(grid, o_.t_end)) {
+      record(mode_);
+      while (static_cast<double>(next_sample_) * o_.output_interval <= t_) ++next_sample_;
+    }
+  }
+
+  // one row of the time series at (t_, y_) with the forces of mode m
+  void record(ContactMode m) {
+    PendulumSample s;
+    s.t = t_;
+    s.y = y_;
+    s.energy = pendulum_energy(p_, y_);
+    s.gap = pendulum_gap(p_, y_[0], y_[1]);
+    s.mode = m;
+    s.F = s.T = 0.0;
+    Eigen::Vector2d acc;
+    if (m == ContactMode::flight) {
+      State dy(4);
+      pendulum_rhs(p_, t_, y_, dy);
+      acc = Eigen::Vector2d(dy[2], dy[3]);
+    } else {
+      const ContactForces cf = m == ContactMode::rest ? rest_forces(p_, t_, y_)
+                                                      : sliding_forces(p_, o_.baumgarte_rate,
+                                                                       t_, y_, sigma_);
+      acc = cf.acc;
+      s.F = cf.F;
+      s.T = cf.T;
+    }
+    s.joint = pendulum_joint_forces(p_, y_, acc, s.F, s.T);
+    out_.samples.push_back(std::move(s));
+  }
+
+  void transition(ContactMode m, double F, double T) {
+    ++events_;
+    mode_ = m;
+    out_.transitions.push_back({t_, m, F, T});
+  }
+
+  // free flight up to the next output time or the next contact: the gap crossing from
+  // positive to non-positive (spec §3 pitfall: never the two-sided test), or, when the flight
+  // starts on the floor (lift-off from persistent contact), the disk turning back into it
+  void flight() {
+    const double tau = o_.ode.step;
+    const auto inward = [this, tau](const State& y) {
+      const double f = pendulum_gap(p_, y[0], y[1]);
+      const ContactJacobian j = pendulum_contact_jacobian(p_, y[0], y[1]);
+      const double c = j.j_c.dot(Eigen::Vector2d(y[2], y[3]));
+      return f <= 0.0 ? c : c + f / tau;  // continuous at f = 0; fires early above the floor
+    };
+    if (pendulum_gap(p_, y_[0], y_[1]) <= 0.0 && inward(y_) < 0.0) {
+      impact();
+      return;
+    }
+    EventIntegrator ode(
+        [this](double t, const State& y, State& dy) { pendulum_rhs(p_, t, y, dy); }, o_.ode);
+    const Event gap{[this](double, const State& y) { return pendulum_gap(p_, y[0], y[1]); },
+                    Direction::falling};
+    const Event turn_in{[inward](double, const State& y) { return inward(y); },
+                        Direction::falling};
+    const auto hit = ode.advance(t_, y_, target(), {gap, turn_in});
+    // the early firing of turn_in above the floor is no contact: flight goes on
+    if (hit && hit->index == 1 && pendulum_gap(p_, y_[0], y_[1]) > 0.0) return;
+    if (!hit) {
+      if (pendulum_gap(p_, y_[0], y_[1]) < -kPenetrationTol) {
+        out_.status = PendulumStatus::missed_contact;
+        return;
+      }
+      sampled_if_due();
+      return;
+    }
+    impact();
+  }
+
+  // an impact at the located state: Routh with Poisson's k, or plastic when impacts accumulate
+  void impact() {
+    const ContactJacobian j = pendulum_contact_jacobian(p_, y_[0], y_[1]);
+    const double c0 = j.j_c.dot(Eigen::Vector2d(y_[2], y_[3]));
+    if (!(c0 < 0.0)) return;  // grazing: not an impact (spec §2.5, c0 ≥ 0)
+    ++events_;
+    record(ContactMode::flight);
+    const bool zeno = guard_.accumulating(t_, -c0);
+    PendulumImpact im = pendulum_impact(p_, t_, y_, zeno ? 0.0 : p_.k, p_.mu);
+    im.plastic = zeno;
+    y_[2] = im.omega_after[0];
+    y_[3] = im.omega_after[1];
+    out_.impacts.push_back(im);
+    if (!zeno) {
+      record(ContactMode::flight);
+      return;
+    }
+    if (!out_.zeno) {
+      out_.zeno = PendulumZeno{t_, -c0, static_cast<int>(out_.impacts.size()) - 1, 0};
+      int in_window = 0;
+      for (const PendulumImpact& x : out_.impacts)
+        if (x.t >= t_ - o_.zeno.window) ++in_window;
+      out_.zeno->impacts_in_window = in_window;
+    }
+    // persistent contact from here: c = 0 after the plastic impact
+    if (im.routh.u_t == 0.0) settle_at_zero_slip();
+    else start_sliding(im.routh.u_t > 0.0 ? 1.0 : -1.0);
+    record(mode_);
+  }
+
+  // s = 0 in contact: rest if the static forces lie in the friction cone, else slide in the
+  // sense the forces drive, or lift off when the floor would have to pull
+  void settle_at_zero_slip() {
+    y_[2] = y_[3] = 0.0;  // s = c = 0 and [J_s; J_c] regular ⇒ ψ̇ = 0
+    const ContactForces st = rest_forces(p_, t_, y_);
+    if (st.consistent) {
+      transition(ContactMode::rest, st.F, st.T);
+      return;
+    }
+    // not in the cone: slide in a sense consistent with its own friction (σ s̈ > 0)
+    const ContactJacobian j = pendulum_contact_jacobian(p_, y_[0], y_[1]);
+    bool floor_pulls = true;
+    for (double sigma : {1.0, -1.0}) {
+      const ContactForces sl = sliding_forces(p_, o_.baumgarte_rate, t_, y_, sigma);
+      if (sl.consistent && sl.F >= 0.0 && sigma * j.j_s.dot(sl.acc) > 0.0) {
+        start_sliding(sigma);
+        return;
+      }
+      if (!(sl.consistent && sl.F < 0.0)) floor_pulls = false;
+    }
+    // the floor would have to pull in either sense: the disk leaves it
+    if (floor_pulls) lift_off();
+    else out_.status = PendulumStatus::painleve;
+  }
+
+  void start_sliding(double sigma) {
+    sigma_ = sigma;
+    const ContactForces sl = sliding_forces(p_, o_.baumgarte_rate, t_, y_, sigma_);
+    if (!sl.consistent) {
+      out_.status = PendulumStatus::painleve;
+      return;
+    }
+    if (sl.F < 0.0) {
+      lift_off();
+      return;
+    }
+    transition(ContactMode::sliding, sl.F, sl.T);
+  }
+
+  void lift_off() {
+    guard_.reset();
+    transition(ContactMode::flight, 0.0, 0.0);
+  }
+
+  // persistent sliding until the next output time, s = 0, or F = 0 (lift-off)
+  void sliding() {
+    const double beta = o_.baumgarte_rate, sigma = sigma_;
+    EventIntegrator ode(
+        [this, beta, sigma](double t, const State& y, State& dy) {
+          const ContactForces cf = sliding_forces(p_, beta, t, y, sigma);
+          dy.resize(4);
+          dy << y[2], y[3], cf.acc[0], cf.acc[1];
+        },
+        o_.ode);
+    const Event slip{[this, sigma](double, const State& y) {
+                       const ContactJacobian j = pendulum_contact_jacobian(p_, y[0], y[1]);
+                       return sigma * j.j_s.dot(Eigen::Vector2d(y[2], y[3]));
+                     },
+                     Direction::falling};
+    const Event release{[this, beta, sigma](double t, const State& y) {
+                          return sliding_forces(p_, beta, t, y, sigma).F;
+                        },
+                        Direction::falling};
+    const auto hit = ode.advance(t_, y_, target(), {slip, release});
+    if (!hit) {
+      sampled_if_due();
+      return;
+    }
+    if (hit->index == 0) settle_at_zero_slip();
+    else lift_off();
+    record(mode_);
+  }
+
+  // at rest: nothing moves; the static forces are re-checked at each output time (they change
+  // only with time-dependent torques)
+  void rest() {
+    t_ = target();
+    const ContactForces st = rest_forces(p_, t_, y_);
+    if (!st.consistent) settle_at_zero_slip();
+    sampled_if_due();
+  }
+
+  const PendulumParams& p_;
+  const PendulumRunOptions& o_;
+  ZenoGuard guard_;
+  PendulumRun out_;
+  double t_ = 0.0;
+  State y_;
+  ContactMode mode_ = ContactMode::flight;
+  double sigma_ = 1.0;
+  long long next_sample_ = 1;
+  int events_ = 0;
+};
+
+}  // namespace
+
+PendulumRun run_pendulum(const PendulumParams& p, const State& y0,
+                         const PendulumRunOptions& options) {
+  Runner runner(p, options);
+  return runner.run(y0);
+}
+
+}  // namespace granular::impact

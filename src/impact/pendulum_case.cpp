@@ -1,0 +1,266 @@
+// The "pendulum" case of the CLI: validation of its keys (docs/pendulum.md), the derived
+// quantities of `granular validate`, and the outputs of a run (pendulum.csv, summary.json).
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "granular/impact/pendulum.hpp"
+#include "granular/io/output.hpp"
+
+namespace granular::impact {
+namespace {
+
+using io::Bound;
+using io::JsonObject;
+using io::format_number;
+
+constexpr double kPi = 3.141592653589793238462643383280;
+constexpr double kDegree = kPi / 180.0;
+// The largest time series we write [rows].
+constexpr double kMaxSamples = 1e7;
+
+std::string fmt(const char* format, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
+}
+
+nlohmann::json number_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+class PendulumCase : public ImpactCase {
+ public:
+  PendulumCase(PendulumParams p, State y0, PendulumRunOptions o)
+      : p_(p), y0_(std::move(y0)), o_(std::move(o)) {}
+
+  void describe(std::ostream& out) const override {
+    const double f0 = pendulum_gap(p_, y0_[0], y0_[1]);
+    State rest = State::Zero(4);
+    out << "double pendulum: L = l2 + r = " << fmt("%.6g", p_.L()) << " m, d = L - lc = "
+        << fmt("%.6g", p_.d()) << " m, floor at D = " << fmt("%.6g", p_.D)
+        << " m (reachable from " << fmt("%.6g", p_.l1) << " to "
+        << fmt("%.6g", p_.l1 + p_.l2 + 2.0 * p_.r) << " m)\n"
+        << "obstacle: k = " << fmt("%.6g", p_.k) << ", mu = " << fmt("%.6g", p_.mu)
+        << ", g = " << fmt("%.6g", p_.g) << " m/s²\n"
+        << "start: gap f(0) = " << fmt("%.6g", f0) << " m, E(0) = "
+        << fmt("%.10g", pendulum_energy(p_, y0_)) << " J; E at psi = 0 (inaccessible) = "
+        << fmt("%.10g", pendulum_energy(p_, rest)) << " J\n"
+        << "integrator: " << (o_.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
+        << fmt("%.4g", o_.ode.step) << " s";
+    if (o_.ode.scheme == Scheme::dopri5)
+      out << ", max_step " << fmt("%.4g", o_.ode.max_step) << " s, rtol "
+          << fmt("%.3g", o_.ode.rtol) << ", atol " << fmt("%.3g", o_.ode.atol);
+    out << ", event time tolerance " << fmt("%.3g", o_.ode.event_time_tol) << " s\n"
+        << "run: t_end = " << fmt("%.6g", o_.t_end) << " s, "
+        << fmt("%.0f", std::ceil(o_.t_end / o_.output_interval)) << " output rows\n"
+        << "zeno guard: approach speed < " << fmt("%.4g", o_.zeno.min_speed) << " m/s or > "
+        << o_.zeno.max_impacts << " impacts in " << fmt("%.4g", o_.zeno.window)
+        << " s -> plastic impact, persistent contact\n";
+  }
+
+  void run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+           std::ostream& progress) const override {
+    const PendulumRun r = run_pendulum(p_, y0_, o_);
+
+    // a short table of the impacts
+    progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, " << fmt("%.6g", r.t_final)
+             << "] s, status " << pendulum_status_name(r.status) << "\n"
+             << "    #        t [s]  case           F [N s]        T [N s]   E after [J]\n";
+    for (std::size_t i = 0; i < r.impacts.size(); ++i) {
+      const PendulumImpact& im = r.impacts[i];
+      char line[160];
+      std::snprintf(line, sizeof line, "  %3zu %12.8f  %-11s %14.8g %14.8g %13.8f%s\n", i + 1,
+                    im.t, impulse::routh_case_name(im.routh.routh_case), im.routh.p_n,
+                    im.routh.p_t, im.energy_after, im.plastic ? "  (plastic)" : "");
+      progress << line;
+    }
+    if (r.zeno)
+      progress << "zeno: impacts accumulate at t = " << fmt("%.8g", r.zeno->t)
+               << " s; persistent contact, final mode " << contact_mode_name(r.final_mode)
+               << "\n";
+
+    io::write_file_atomic(out_dir / "pendulum.csv", csv(r));
+
+    // the summary last, so that its presence means the run completed
+    nlohmann::json summary = io::summary_header("pendulum", case_echo);
+    summary["status"] = pendulum_status_name(r.status);
+    summary["t_end"] = o_.t_end;
+    summary["t_final"] = r.t_final;
+    summary["impact_count"] = r.impacts.size();
+    nlohmann::json impacts = nlohmann::json::array();
+    for (const PendulumImpact& im : r.impacts) impacts.push_back(impact_json(im));
+    summary["impacts"] = std::move(impacts);
+    summary["energy_initial"] = pendulum_energy(p_, y0_);
+    summary["energy_final"] = number_or_null(pendulum_energy(p_, r.y_final));
+    summary["final_state"] = {{"phi1", number_or_null(r.y_final[0])},
+                              {"phi2", number_or_null(r.y_final[1])},
+                              {"omega1", number_or_null(r.y_final[2])},
+                              {"omega2", number_or_null(r.y_final[3])},
+                              {"gap", number_or_null(pendulum_gap(p_, r.y_final[0], r.y_final[1]))},
+                              {"mode", contact_mode_name(r.final_mode)}};
+    if (r.zeno) {
+      nlohmann::json transitions = nlohmann::json::array();
+      for (const ContactTransition& c : r.transitions)
+        transitions.push_back({{"t", c.t}, {"mode", contact_mode_name(c.mode)}, {"F", c.F},
+                               {"T", c.T}});
+      summary["zeno"] = {{"t", r.zeno->t},
+                         {"approach_speed", r.zeno->approach_speed},
+                         {"impact_index", r.zeno->impact_index},
+                         {"impacts_in_window", r.zeno->impacts_in_window},
+                         {"transitions", std::move(transitions)}};
+    } else {
+      summary["zeno"] = nullptr;
+    }
+    summary["time_series"] = "pendulum.csv";
+    summary["samples"] = r.samples.size();
+    io::write_json_atomic(out_dir / "summary.json", summary);
+  }
+
+ private:
+  static nlohmann::json impact_json(const PendulumImpact& im) {
+    return {{"t", im.t},
+            {"phi1", im.psi1},
+            {"phi2", im.psi2},
+            {"gap", im.gap},
+            {"omega1_before", im.omega_before[0]},
+            {"omega2_before", im.omega_before[1]},
+            {"omega1_after", im.omega_after[0]},
+            {"omega2_after", im.omega_after[1]},
+            {"s_before", im.s_before},
+            {"c_before", im.c_before},
+            {"s_after", im.routh.u_t},
+            {"c_after", im.routh.u_n},
+            {"alpha", im.w.w_tt},
+            {"epsilon", im.w.w_nt},
+            {"gamma", im.w.w_nn},
+            {"p_n", im.routh.p_n},
+            {"p_n_compression", im.routh.p_n_compression},
+            {"p_n_stick", number_or_null(im.routh.p_n_stick)},
+            {"p_t", im.routh.p_t},
+            {"routh_case", impulse::routh_case_name(im.routh.routh_case)},
+            {"plastic", im.plastic},
+            {"energy_before", im.energy_before},
+            {"energy_after", im.energy_after},
+            {"joint_impulse",
+             {{"H", im.joint.H}, {"V", im.joint.V}, {"R", im.joint.R}, {"P", im.joint.P}}}};
+  }
+
+  // the time series: one row per output time, plus rows just before and after each impact
+  static std::string csv(const PendulumRun& r) {
+    std::ostringstream out;
+    out.precision(17);
+    out << "t,psi1,psi2,omega1,omega2,energy,gap,P,R,V,H,F,T,mode\n";
+    for (const PendulumSample& s : r.samples) {
+      out << s.t << ',' << s.y[0] << ',' << s.y[1] << ',' << s.y[2] << ',' << s.y[3] << ','
+          << s.energy << ',' << s.gap << ',' << s.joint.P << ',' << s.joint.R << ','
+          << s.joint.V << ',' << s.joint.H << ',' << s.F << ',' << s.T << ','
+          << contact_mode_name(s.mode) << '\n';
+    }
+    return out.str();
+  }
+
+  PendulumParams p_;
+  State y0_;
+  PendulumRunOptions o_;
+};
+
+}  // namespace
+
+std::unique_ptr<ImpactCase> load_pendulum_case(const JsonObject& root) {
+  root.allow_only({"model", "description", "pendulum", "obstacle", "damping", "excitation",
+                   "gravity", "initial", "run", "integrator", "zeno"});
+  if (root.has("description")) root.string("description");
+  PendulumParams p;
+
+  // the two bodies (spec §1, §4): required, no paper values are assumed silently
+  const JsonObject body = root.object("pendulum");
+  body.allow_only({"m1", "m2", "l1", "l2", "r", "lc", "I1", "I2"});
+  p.m1 = body.number("m1", Bound::positive);
+  p.m2 = body.number("m2", Bound::positive);
+  p.l1 = body.number("l1", Bound::positive);
+  p.l2 = body.number("l2", Bound::positive);
+  p.r = body.number("r", Bound::positive);
+  p.lc = body.number("lc", Bound::positive);
+  p.I1 = body.number("I1", Bound::positive);
+  p.I2 = body.number("I2", Bound::positive);
+
+  // the floor: depth within reach of the disk only (eq. 1), Poisson's k, Coulomb's μ
+  const JsonObject floor = root.object("obstacle");
+  floor.allow_only({"D", "k", "mu"});
+  p.D = floor.number("D", Bound::positive);
+  if (!(p.D > p.l1 && p.D < p.l1 + p.l2 + 2.0 * p.r))
+    floor.fail("D", format_number(p.D) + " m must satisfy l1 < D < l1 + l2 + 2r (eq. 1), i.e. " +
+                        format_number(p.l1) + " < D < " + format_number(p.l1 + p.l2 + 2.0 * p.r));
+  p.k = floor.number("k", Bound::non_negative);
+  if (p.k > 1.0) floor.fail("k", "must be <= 1");
+  p.mu = floor.number_or("mu", 0.0, Bound::non_negative);
+
+  const JsonObject damping = root.object_or_empty("damping");
+  damping.allow_only({"c1", "c2"});
+  p.c1 = damping.number_or("c1", 0.0, Bound::non_negative);
+  p.c2 = damping.number_or("c2", 0.0, Bound::non_negative);
+
+  const JsonObject torque = root.object_or_empty("excitation");
+  torque.allow_only({"M01", "Omega1", "M02", "Omega2"});
+  p.M01 = torque.number_or("M01", 0.0);
+  p.Omega1 = torque.number_or("Omega1", 0.0);
+  p.M02 = torque.number_or("M02", 0.0);
+  p.Omega2 = torque.number_or("Omega2", 0.0);
+
+  // g is not stated by the paper; 9.81 reproduces its equilibrium energy (spec §1)
+  p.g = root.number_or("gravity", 9.81, Bound::non_negative);
+
+  // initial state, eq. (4): angles in degrees as the paper gives them
+  const JsonObject initial = root.object("initial");
+  initial.allow_only({"psi1_deg", "psi2_deg", "omega1", "omega2"});
+  State y0(4);
+  y0 << initial.number("psi1_deg") * kDegree, initial.number("psi2_deg") * kDegree,
+      initial.number("omega1"), initial.number("omega2");
+  const double f0 = pendulum_gap(p, y0[0], y0[1]);
+  if (!(f0 > 0.0))
+    initial.fail("", "the disk starts at or below the floor: gap f = " + format_number(f0) +
+                         " m, must be > 0 (eq. 7)");
+
+  PendulumRunOptions o;
+  const JsonObject run = root.object("run");
+  run.allow_only({"t_end", "output_interval"});
+  o.t_end = run.number("t_end", Bound::positive);
+  o.output_interval = run.number_or("output_interval", 1e-3, Bound::positive);
+  if (o.t_end / o.output_interval > kMaxSamples)
+    run.fail("output_interval", "gives more than " + format_number(kMaxSamples) +
+                                    " rows; must be >= " + format_number(o.t_end / kMaxSamples));
+
+  // the paper's fixed-step RK4 by default (its step is not stated; 1e-4 s is our choice)
+  const JsonObject integrator = root.object_or_empty("integrator");
+  integrator.allow_only({"scheme", "step", "max_step", "rtol", "atol", "event_time_tol"});
+  o.ode.scheme = integrator.choice_or("scheme", {"rk4", "dopri5"}, "scheme", "rk4") == "rk4"
+                     ? Scheme::rk4
+                     : Scheme::dopri5;
+  o.ode.step = integrator.number_or("step", 1e-4, Bound::positive);
+  o.ode.max_step = integrator.number_or("max_step", 1e-3, Bound::positive);
+  o.ode.rtol = integrator.number_or("rtol", 1e-10, Bound::positive);
+  o.ode.atol = integrator.number_or("atol", 1e-12, Bound::positive);
+  o.ode.event_time_tol = integrator.number_or("event_time_tol", 1e-12, Bound::positive);
+  if (o.ode.step > o.t_end) integrator.fail("step", "must be <= t_end");
+
+  // the Zeno policy: impacts are seen at step ends only, so the slowest approach the guard
+  // lets through must allow a flight of a few steps: min_speed >= 2 g h (event.hpp)
+  const JsonObject zeno = root.object_or_empty("zeno");
+  zeno.allow_only({"min_speed", "max_impacts", "window", "baumgarte_rate"});
+  const double h = o.ode.scheme == Scheme::rk4 ? o.ode.step : o.ode.max_step;
+  const double speed_floor = 2.0 * p.g * h;
+  o.zeno.min_speed = zeno.number_or("min_speed", std::max(1e-2, speed_floor), Bound::positive);
+  if (o.zeno.min_speed < speed_floor)
+    zeno.fail("min_speed", format_number(o.zeno.min_speed) + " m/s must be >= 2 g h = " +
+                               format_number(speed_floor) + " m/s");
+  o.zeno.max_impacts = static_cast<int>(zeno.integer_or("max_impacts", 50, 2));
+  o.zeno.window = zeno.number_or("window", 1e-3, Bound::positive);
+  o.baumgarte_rate = zeno.number_or("baumgarte_rate", 50.0, Bound::non_negative);
+
+  return std::make_unique<PendulumCase>(p, y0, o);
+}
+
+}  // namespace granular::impact
