@@ -184,3 +184,4 @@ GRANULAR_HD inline double fastest_contact_rate(const ContactParams& p, double m_
 // impulse space) live beside the force laws and are part of this header.
 #include "granular/impulse/restitution.hpp"
 #include "granular/impulse/routh.hpp"
+#include "granular/impulse/darboux_keller.hpp"

@@ -243,7 +243,8 @@ TEST(CaseErrors, ExactPointers) {
   EXPECT_EQ(load_error(with(good, [](json& d) { d["integrator"] = {{"scheme", "rk4"}}; })),
             f + "/integrator/scheme: unknown scheme \"rk4\" (expected one of: gear5, velocity_verlet)");
   EXPECT_EQ(load_error(with(good, [](json& d) { d["model"] = "x"; })),
-            f + "/model: unknown model \"x\" (expected one of: packing_ensemble, collision)");
+            f + "/model: unknown model \"x\" (expected one of: packing_ensemble, collision, billiard, "
+              "dimer, pendulum, prism)");
   EXPECT_EQ(load_error(with(good, [](json& d) { d.erase("model"); })),
             f + "/model: required key is missing");
   EXPECT_EQ(load_error(with(good, [](json& d) { d["run"]["sample_interval"] = 1.0; })),

@@ -1,0 +1,345 @@
+// The event-driven run of the dimer (spec dimer.md §3): impacts at the current instant, then
+// the contact set (normal LCP, stick/slip), then a smooth phase up to the next event.
+#include <algorithm>
+#include <cmath>
+
+#include "granular/impact/dimer.hpp"
+
+namespace granular::impact {
+namespace {
+
+// A closed tip's normal force must be positive to stay closed; an opening tip's gap
+// acceleration may be this far below 0 (round-off) [m/s²].
+constexpr double kAccelTol = 1e-9;
+// An open tip at this gap or below that approaches is impacting [m].
+constexpr double kGapTol = 1e-12;
+
+double side(int tip) { return tip == 0 ? -1.0 : 1.0; }
+
+bool closed(TipMode m) { return m != TipMode::open; }
+
+// Puts closed tips exactly on the plate: both closed means flat (θ = 0); one closed moves y_G
+// (spec §2.4: d_i = 0, ḋ_i = 0 for a closed contact).
+void project_closed(const DimerParams& p, double t, State& y, const TipMode mode[2]) {
+  const PlateMotion plate = plate_motion(p, t);
+  const double half = 0.5 * p.l;
+  if (closed(mode[0]) && closed(mode[1])) {
+    y[2] = 0.0;
+    y[5] = 0.0;
+    y[1] = p.r + plate.y;
+    y[4] = plate.v;
+    return;
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (!closed(mode[i])) continue;
+    const double s = side(i);
+    y[1] = p.r + plate.y - s * half * std::sin(y[2]);
+    y[4] = plate.v - s * half * std::cos(y[2]) * y[5];
+  }
+}
+
+// Sets the slip velocity of the sticking tips to exactly 0 by the horizontal velocity.
+void project_stick(const DimerParams& p, State& y, const TipMode mode[2]) {
+  for (int i = 0; i < 2; ++i) {
+    if (mode[i] != TipMode::stick) continue;
+    y[3] = -(p.r - side(i) * 0.5 * p.l * std::sin(y[2])) * y[5];
+  }
+}
+
+// Tangential modes of the closed tips of `mode` (spec §2.4 (2.5)): slipping tips keep the
+// sign of v_t; a tip at v_t ≈ 0 sticks when the sticking force lies in the static cone
+// (for the superstatic flat dimer, the total force against μ_s ΣF_n), else slips in the
+// direction of its tendency (−sgn F_t of the sticking solution) with μ_c.
+void choose_tangential(const DimerParams& p, double t, const State& y, double slip_tol,
+                       TipMode mode[2]) {
+  for (int i = 0; i < 2; ++i) {
+    if (!closed(mode[i])) continue;
+    const double vt = dimer_tip(p, t, y, i).v_t;
+    mode[i] = std::fabs(vt) <= slip_tol ? TipMode::stick
+                                        : (vt > 0.0 ? TipMode::slip_positive : TipMode::slip_negative);
+  }
+  for (int pass = 0; pass < 3; ++pass) {
+    const DimerForces f = dimer_forces(p, t, y, mode);
+    bool changed = false;
+    if (f.superstatic) {
+      const double total = f.f_t[0] + f.f_t[1];
+      if (std::fabs(total) > p.mu_s * (f.f_n[0] + f.f_n[1])) {
+        const TipMode slip = total > 0.0 ? TipMode::slip_negative : TipMode::slip_positive;
+        mode[0] = mode[1] = slip;
+        changed = true;
+      }
+    } else {
+      for (int i = 0; i < 2; ++i) {
+        if (mode[i] != TipMode::stick) continue;
+        if (std::fabs(f.f_t[i]) > p.mu_s * std::max(f.f_n[i], 0.0)) {
+          mode[i] = f.f_t[i] > 0.0 ? TipMode::slip_negative : TipMode::slip_positive;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) return;
+  }
+}
+
+// The normal LCP of spec §2.4 for the candidate closed tips, by enumeration (at most two
+// contacts): the largest set whose forces are positive while every released tip accelerates
+// away. Returns false if no set is consistent (then all candidates open).
+bool settle_contacts(const DimerParams& p, double t, State& y, double slip_tol,
+                     TipMode mode[2]) {
+  const bool candidate[2] = {closed(mode[0]), closed(mode[1])};
+  if (!candidate[0] && !candidate[1]) return true;
+  project_closed(p, t, y, mode);
+  const int subsets[4][2] = {{1, 1}, {1, 0}, {0, 1}, {0, 0}};
+  for (const auto& s : subsets) {
+    if ((s[0] && !candidate[0]) || (s[1] && !candidate[1])) continue;
+    TipMode trial[2];
+    for (int i = 0; i < 2; ++i) trial[i] = s[i] ? TipMode::stick : TipMode::open;
+    choose_tangential(p, t, y, slip_tol, trial);
+    const DimerForces f = dimer_forces(p, t, y, trial);
+    bool ok = !f.singular;
+    for (int i = 0; i < 2; ++i) {
+      if (s[i] && !(f.f_n[i] > 0.0)) ok = false;
+      if (!s[i] && candidate[i] && f.d_ddot[i] < -kAccelTol) ok = false;
+    }
+    if (!ok) continue;
+    mode[0] = trial[0];
+    mode[1] = trial[1];
+    project_closed(p, t, y, mode);
+    project_stick(p, y, mode);
+    return true;
+  }
+  mode[0] = mode[1] = TipMode::open;
+  return false;
+}
+
+// Kinetic energy relative to the plate, the frame in which an impact cannot gain energy.
+double relative_energy(const DimerParams& p, double t, const State& y) {
+  State rel = y;
+  rel[4] -= plate_motion(p, t).v;
+  return dimer_kinetic_energy(p, rel);
+}
+
+// One impact at time t (spec §2.5): the approaching open tips and the closed tips take part;
+// an approach slower than impact_to_contact is plastic (e = 0), so the tip stays on the plate
+// (the impact → contact switch of spec §3). Tips leaving with ḋ⁺ ≤ 0 close.
+DimerImpact resolve_impact(const DimerParams& p, const DimerRunOptions& o, double t, State& y,
+                           TipMode mode[2]) {
+  DimerImpact im{};
+  im.t = t;
+  im.theta = y[2];
+  impulse::DkParams dk{};
+  impulse::DkInput in{};
+  dimer_delassus(p, y[2], in.w);
+  dk.mu_static = p.mu_s;
+  dk.mu_slip = p.mu_i;
+  dk.kappa = p.kappa;
+  dk.steps = o.impulse_steps;
+  dk.max_steps = 50 * o.impulse_steps;
+  for (int i = 0; i < 2; ++i) {
+    const TipKinematics k = dimer_tip(p, t, y, i);
+    im.tips[i] = closed(mode[i]) || (k.d <= kGapTol && k.d_dot < 0.0);
+    im.plastic[i] = im.tips[i] && k.d_dot < 0.0 && -k.d_dot < o.impact_to_contact;
+    in.in_set[i] = im.tips[i];
+    in.u_n[i] = k.d_dot;
+    in.u_t[i] = k.v_t;
+    dk.e[i] = im.plastic[i] ? 0.0 : p.e;
+    im.d_dot_before[i] = k.d_dot;
+    im.vt_before[i] = k.v_t;
+  }
+  im.energy_before = relative_energy(p, t, y);
+  const impulse::DkResult r = impulse::darboux_keller_impact(dk, in);
+  dimer_apply_impulse(p, y, r.p_n, r.p_t);
+  im.primary = r.first_primary;
+  im.converged = r.converged;
+  for (int i = 0; i < 2; ++i) {
+    const TipKinematics k = dimer_tip(p, t, y, i);
+    im.d_dot_after[i] = k.d_dot;
+    im.vt_after[i] = k.v_t;
+    im.p_n[i] = r.p_n[i];
+    im.p_t[i] = r.p_t[i];
+    im.slip[i] = r.slip[i];
+  }
+  // a tip that leaves without separating speed stays on the plate; after a plastic impact a
+  // tip of the set leaving slower than impact_to_contact does too (ḋ set to 0, spec §3), so
+  // that a flat dimer rocking on alternate tips settles instead of chattering
+  const bool any_plastic = im.plastic[0] || im.plastic[1];
+  for (int i = 0; i < 2; ++i) {
+    if (!im.tips[i]) continue;
+    const double leave = im.d_dot_after[i];
+    const bool stays = leave <= 1e-12 || (any_plastic && leave < o.impact_to_contact);
+    mode[i] = stays ? TipMode::stick : TipMode::open;
+  }
+  im.energy_after = relative_energy(p, t, y);
+  return im;
+}
+
+DimerSample sample(const DimerParams& p, double t, const State& y, const TipMode mode[2]) {
+  DimerSample s{};
+  s.t = t;
+  const double half = 0.5 * p.l;
+  const double c = std::cos(y[2]), sn = std::sin(y[2]);
+  const DimerForces f = dimer_forces(p, t, y, mode);
+  for (int i = 0; i < 2; ++i) {
+    const double sd = side(i);
+    const TipKinematics k = dimer_tip(p, t, y, i);
+    s.x[i] = y[0] + sd * half * c;
+    s.y[i] = y[1] + sd * half * sn;
+    s.vx[i] = y[3] - sd * half * sn * y[5];
+    s.d[i] = k.d;
+    s.d_dot[i] = k.d_dot;
+    s.v_t[i] = k.v_t;
+    s.f_n[i] = f.f_n[i];
+    s.f_t[i] = f.f_t[i];
+    s.mode[i] = mode[i];
+  }
+  s.theta = y[2];
+  s.theta_dot = y[5];
+  s.y_plate = plate_motion(p, t).y;
+  return s;
+}
+
+// Left-sphere x.
+double left_x(const DimerParams& p, const State& y) { return y[0] - 0.5 * p.l * std::cos(y[2]); }
+double right_x(const DimerParams& p, const State& y) { return y[0] + 0.5 * p.l * std::cos(y[2]); }
+
+}  // namespace
+
+DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions& o) {
+  DimerRun run;
+  State y = y0;
+  double t = 0.0;
+  TipMode mode[2] = {TipMode::open, TipMode::open};
+  TipMode phase_mode[2] = {TipMode::open, TipMode::open};
+  double phase_start[2] = {0.0, 0.0};
+
+  // the smooth dynamics for the modes of the current phase
+  EventIntegrator integrator(
+      [&](double tt, const State& yy, State& dydt) {
+        const DimerForces f = dimer_forces(p, tt, yy, mode);
+        dydt.resize(6);
+        dydt << yy[3], yy[4], yy[5], f.accel[0], f.accel[1], f.accel[2];
+      },
+      o.ode);
+
+  // closes the phase interval of a tip whose mode changed
+  auto track_phases = [&]() {
+    for (int i = 0; i < 2; ++i) {
+      if (mode[i] == phase_mode[i]) continue;
+      if (t > phase_start[i]) run.phases.push_back({i, phase_mode[i], phase_start[i], t});
+      phase_mode[i] = mode[i];
+      phase_start[i] = t;
+    }
+  };
+
+  // a tip that starts on the plate at rest relative to it is a contact candidate
+  for (int i = 0; i < 2; ++i) {
+    const TipKinematics k = dimer_tip(p, t, y, i);
+    if (std::fabs(k.d) <= kGapTol && std::fabs(k.d_dot) <= kGapTol) mode[i] = TipMode::stick;
+  }
+  if (!settle_contacts(p, t, y, o.slip_tol, mode)) run.status = DimerStatus::singular_contact;
+  phase_mode[0] = mode[0];
+  phase_mode[1] = mode[1];
+
+  double x_left_start = left_x(p, y), x_right_start = right_x(p, y);
+  bool averaging = o.average_from <= 0.0;
+  double next_output = 0.0;
+  while (true) {
+    if (o.record_series && t >= next_output - 1e-15) {
+      run.samples.push_back(sample(p, t, y, mode));
+      next_output += o.output_interval;
+    }
+    if (!averaging && t >= o.average_from) {
+      averaging = true;
+      x_left_start = left_x(p, y);
+      x_right_start = right_x(p, y);
+    }
+    if (t >= o.t_end) break;
+    if (++run.events > o.max_events) {
+      run.status = DimerStatus::event_overflow;
+      break;
+    }
+
+    // 1. an impact at this instant: an open tip on the plate moving into it
+    bool impacting = false;
+    for (int i = 0; i < 2; ++i) {
+      const TipKinematics k = dimer_tip(p, t, y, i);
+      if (mode[i] == TipMode::open && k.d <= kGapTol && k.d_dot < 0.0) impacting = true;
+    }
+    if (impacting) {
+      if (o.record_series) run.samples.push_back(sample(p, t, y, mode));
+      DimerImpact im = resolve_impact(p, o, t, y, mode);
+      if (!im.converged) run.status = DimerStatus::impact_not_converged;
+      run.impacts.push_back(im);
+    }
+
+    // 2. the contact set and the stick/slip state of the closed tips
+    if (!settle_contacts(p, t, y, o.slip_tol, mode)) run.status = DimerStatus::singular_contact;
+    track_phases();
+    if (impacting && o.record_series) run.samples.push_back(sample(p, t, y, mode));
+
+    // 3. the smooth phase up to the next event, output time or the start of averaging
+    std::vector<Event> events;
+    for (int i = 0; i < 2; ++i) {
+      if (mode[i] == TipMode::open) {
+        events.push_back({[&p, i](double tt, const State& yy) { return dimer_tip(p, tt, yy, i).d; },
+                          Direction::falling});
+        continue;
+      }
+      events.push_back({[&p, &mode, i](double tt, const State& yy) {
+                          return dimer_forces(p, tt, yy, mode).f_n[i];
+                        },
+                        Direction::falling});
+      if (mode[i] == TipMode::slip_positive || mode[i] == TipMode::slip_negative) {
+        const double sigma = mode[i] == TipMode::slip_positive ? 1.0 : -1.0;
+        events.push_back({[&p, i, sigma](double tt, const State& yy) {
+                            return sigma * dimer_tip(p, tt, yy, i).v_t;
+                          },
+                          Direction::falling});
+      }
+    }
+    if (mode[0] == TipMode::stick || mode[1] == TipMode::stick) {
+      // the stick limit |F_t| = μ_s F_n, per tip or on the merged superstatic constraint
+      events.push_back({[&p, &mode](double tt, const State& yy) {
+                          const DimerForces f = dimer_forces(p, tt, yy, mode);
+                          if (f.superstatic)
+                            return p.mu_s * (f.f_n[0] + f.f_n[1]) - std::fabs(f.f_t[0] + f.f_t[1]);
+                          double g = 1e300;
+                          for (int i = 0; i < 2; ++i)
+                            if (mode[i] == TipMode::stick)
+                              g = std::min(g, p.mu_s * f.f_n[i] - std::fabs(f.f_t[i]));
+                          return g;
+                        },
+                        Direction::falling});
+    }
+    double t_stop = o.t_end;
+    if (o.record_series) t_stop = std::min(t_stop, next_output);
+    if (!averaging) t_stop = std::min(t_stop, o.average_from);
+    if (t_stop <= t) t_stop = std::min(o.t_end, t + o.ode.step);
+    // every event found here is resolved by steps 1 and 2 of the next pass
+    integrator.advance(t, y, t_stop, events);
+  }
+
+  // close the open phase intervals
+  for (int i = 0; i < 2; ++i)
+    if (t > phase_start[i]) run.phases.push_back({i, phase_mode[i], phase_start[i], t});
+  std::sort(run.phases.begin(), run.phases.end(),
+            [](const DimerPhase& a, const DimerPhase& b) { return a.t_start < b.t_start; });
+
+  // mean drift over the averaging window (spec §5: ⟨u⟩ of the left sphere)
+  run.t_final = t;
+  run.y_final = y;
+  const double window = t - std::max(0.0, o.average_from);
+  if (window > 0.0) {
+    run.mean_drift = (left_x(p, y) - x_left_start) / window;
+    run.mean_drift_right = (right_x(p, y) - x_right_start) / window;
+  }
+  run.motion = classify_dimer_motion(p, run, o, run.impacts_per_period, run.contact_fraction);
+  run.drift_to_bouncing_end = run.mean_drift;
+  if (run.motion == DimerMotion::drift) {
+    run.resting_tip = run.contact_fraction[0] >= run.contact_fraction[1] ? 0 : 1;
+    if (run.resting_tip == 1) run.drift_to_bouncing_end = -run.mean_drift;
+  }
+  return run;
+}
+
+}  // namespace granular::impact
