@@ -12,6 +12,7 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/io/case.hpp"
+#include "granular/io/output.hpp"
 #include "granular/io/run_case.hpp"
 #include "granular/md/backend.hpp"
 
@@ -127,18 +128,12 @@ Options parse_options(const std::vector<std::string>& args) {
   return o;
 }
 
-std::string fmt(const char* format, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, x);
-  return buf;
-}
-
 // One line per contact type and mass: m_eff, damping ratio, e_n, t_c (eqs. 4.55–4.56).
 void print_contact(const char* label, const granular::ContactParams& p, double m_eff) {
   const auto r = granular::linear_dashpot_restitution(p.k_n, p.gamma_n, m_eff);
   const double c = p.gamma_n / (2.0 * std::sqrt(p.k_n * m_eff));
-  std::cout << "  " << label << "  m_eff = " << fmt("%.4g", m_eff) << " kg  c = " << fmt("%.4g", c)
-            << "  e_n = " << fmt("%.6g", r.e_n) << "  t_c = " << fmt("%.4g", r.t_c) << " s\n";
+  std::cout << "  " << label << "  m_eff = " << granular::io::format_value("%.4g", m_eff) << " kg  c = " << granular::io::format_value("%.4g", c)
+            << "  e_n = " << granular::io::format_value("%.6g", r.e_n) << "  t_c = " << granular::io::format_value("%.4g", r.t_c) << " s\n";
 }
 
 const char* scheme_name(granular::md::Integrator i) {
@@ -156,8 +151,8 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
   }
   std::cout << "packings: " << c.gamma_values.size() << " Γ value(s) × " << c.packings_per_gamma
             << " = " << m.n_packings() << " packings of " << disks << " disks (" << m.n_disks()
-            << " disks), box width " << fmt("%.4g", p.box_width) << " m, g = "
-            << fmt("%.4g", p.gravity) << " m/s²\n";
+            << " disks), box width " << granular::io::format_value("%.4g", p.box_width) << " m, g = "
+            << granular::io::format_value("%.4g", p.gravity) << " m/s²\n";
 
   // contact time scales
   std::cout << "contacts (c = γ_n / (2 √(k_n m_eff)); e_n, t_c from eqs. 4.55–4.56):\n";
@@ -168,16 +163,16 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
   const double t_c = granular::io::shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
   const double dt_max = std::min(granular::io::largest_time_step(p.disk_disk, m_light / 2.0),
                                  granular::io::largest_time_step(p.disk_wall, m_light));
-  std::cout << "time step: dt = " << fmt("%.4g", m.dt) << " s (" << scheme_name(m.integrator)
-            << "), " << fmt("%.4g", t_c / m.dt) << " steps per shortest t_c ("
-            << fmt("%.4g", t_c) << " s); largest accepted dt " << fmt("%.3g", dt_max) << " s\n";
+  std::cout << "time step: dt = " << granular::io::format_value("%.4g", m.dt) << " s (" << scheme_name(m.integrator)
+            << "), " << granular::io::format_value("%.4g", t_c / m.dt) << " steps per shortest t_c ("
+            << granular::io::format_value("%.4g", t_c) << " s); largest accepted dt " << granular::io::format_value("%.3g", dt_max) << " s\n";
 
   // drive per Γ
-  std::cout << "drive: f = " << fmt("%.6g", p.drive_omega / (2.0 * kPi)) << " Hz\n";
+  std::cout << "drive: f = " << granular::io::format_value("%.6g", p.drive_omega / (2.0 * kPi)) << " Hz\n";
   for (int k = 0; k < static_cast<int>(c.gamma_values.size()); ++k) {
     const auto& pk = m.packings[k * c.packings_per_gamma];
-    std::cout << "  Γ = " << fmt("%-6.4g", pk.gamma) << "  A = " << fmt("%.4g", pk.drive_amplitude)
-              << " m  peak wall speed A ω = " << fmt("%.4g", pk.drive_amplitude * pk.drive_omega)
+    std::cout << "  Γ = " << granular::io::format_value("%-6.4g", pk.gamma) << "  A = " << granular::io::format_value("%.4g", pk.drive_amplitude)
+              << " m  peak wall speed A ω = " << granular::io::format_value("%.4g", pk.drive_amplitude * pk.drive_omega)
               << " m/s\n";
   }
 
@@ -185,12 +180,12 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
   const auto& s = c.schedule;
   const double total = s.settle_time + s.transient_time + s.measure_time;
   const double steps = std::ceil(total / m.dt);
-  std::cout << "run: settle " << fmt("%.6g", s.settle_time) << " s + transient "
-            << fmt("%.6g", s.transient_time) << " s + measure " << fmt("%.6g", s.measure_time)
-            << " s = " << fmt("%.6g", total) << " s, sample every "
-            << fmt("%.6g", s.sample_interval) << " s\n"
-            << "total: " << fmt("%.6g", steps) << " steps per packing, "
-            << fmt("%.4g", steps * m.n_disks()) << " disk-steps over the ensemble\n";
+  std::cout << "run: settle " << granular::io::format_value("%.6g", s.settle_time) << " s + transient "
+            << granular::io::format_value("%.6g", s.transient_time) << " s + measure " << granular::io::format_value("%.6g", s.measure_time)
+            << " s = " << granular::io::format_value("%.6g", total) << " s, sample every "
+            << granular::io::format_value("%.6g", s.sample_interval) << " s\n"
+            << "total: " << granular::io::format_value("%.6g", steps) << " steps per packing, "
+            << granular::io::format_value("%.4g", steps * m.n_disks()) << " disk-steps over the ensemble\n";
 }
 
 void report_collision(const granular::md::CollisionCase& c) {
@@ -202,13 +197,13 @@ void report_collision(const granular::md::CollisionCase& c) {
   const auto r = granular::linear_dashpot_restitution(c.contact.k_n, c.contact.gamma_n, m_eff);
   const double dt = c.dt > 0.0 ? c.dt : r.t_c / c.steps_per_collision;
   std::cout << "collision: " << (pair ? "disk-disk" : "disk-wall") << ", m_a = "
-            << fmt("%.4g", m_a) << " kg\n";
+            << granular::io::format_value("%.4g", m_a) << " kg\n";
   print_contact(pair ? "disk-disk" : "disk-wall", c.contact, m_eff);
-  std::cout << "predicted: e_n = " << fmt("%.6g", r.e_n) << ", t_c = " << fmt("%.6g", r.t_c)
+  std::cout << "predicted: e_n = " << granular::io::format_value("%.6g", r.e_n) << ", t_c = " << granular::io::format_value("%.6g", r.t_c)
             << " s\n"
-            << "time step: dt = " << fmt("%.4g", dt) << " s (" << scheme_name(c.integrator)
-            << "), " << fmt("%.6g", r.t_c / dt) << " steps per t_c; largest accepted dt "
-            << fmt("%.3g", granular::io::largest_time_step(c.contact, m_eff)) << " s\n";
+            << "time step: dt = " << granular::io::format_value("%.4g", dt) << " s (" << scheme_name(c.integrator)
+            << "), " << granular::io::format_value("%.6g", r.t_c / dt) << " steps per t_c; largest accepted dt "
+            << granular::io::format_value("%.3g", granular::io::largest_time_step(c.contact, m_eff)) << " s\n";
 }
 
 int validate(const Options& o) {

@@ -26,16 +26,6 @@ constexpr double kSteelDensity = 7.8e3;
 constexpr double kMaxSamples = 1e7;
 constexpr std::size_t kMaxListed = 2000;
 
-std::string fmt(const char* format, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, x);
-  return buf;
-}
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
-
 // One point of a sweep: the aspect ratio and frequency that replace the case's own.
 struct SweepPoint {
   double aspect_ratio;
@@ -56,37 +46,37 @@ class DimerCase : public ImpactCase {
     dimer_delassus(p_, theta0_, wt);
     const double br = p_.l / p_.r;
     const double disc = 1.0 - 5.6 * p_.mu_i * p_.mu_i;
-    out << "dimer: Ar = " << fmt("%.4g", p_.aspect_ratio()) << ", l = " << fmt("%.6g", p_.l)
-        << " m, r = " << fmt("%.6g", p_.r) << " m, rod " << fmt("%.6g", p_.l - 2.0 * p_.r)
-        << " m; m_b = " << fmt("%.6g", p_.m_b) << " kg, m_r = " << fmt("%.6g", p_.m_r)
-        << " kg, m = " << fmt("%.6g", p_.mass()) << " kg, J = " << fmt("%.6g", p_.inertia())
+    out << "dimer: Ar = " << io::format_value("%.4g", p_.aspect_ratio()) << ", l = " << io::format_value("%.6g", p_.l)
+        << " m, r = " << io::format_value("%.6g", p_.r) << " m, rod " << io::format_value("%.6g", p_.l - 2.0 * p_.r)
+        << " m; m_b = " << io::format_value("%.6g", p_.m_b) << " kg, m_r = " << io::format_value("%.6g", p_.m_r)
+        << " kg, m = " << io::format_value("%.6g", p_.mass()) << " kg, J = " << io::format_value("%.6g", p_.inertia())
         << " kg m²\n"
-        << "plate: f = " << fmt("%.6g", frequency_) << " Hz, omega = " << fmt("%.6g", p_.omega)
-        << " rad/s, Gamma = " << fmt("%.4g", gamma_) << ", A = " << fmt("%.6g", p_.amplitude)
-        << " m, A omega = " << fmt("%.6g", p_.amplitude * p_.omega) << " m/s, alpha = "
-        << fmt("%.6g", p_.phase) << " rad\n"
-        << "restitution e = " << fmt("%.4g", p_.e) << ", mu_s = " << fmt("%.4g", p_.mu_s)
-        << ", mu_c = " << fmt("%.4g", p_.mu_c) << ", mu_i = " << fmt("%.4g", p_.mu_i)
-        << ", distributing exponent kappa = " << fmt("%.4g", p_.kappa) << "\n"
-        << "(3.2): beta = " << fmt("%.6g", b.beta) << ", b1 = " << fmt("%.6g", b.b1)
-        << ", b5(0) = " << fmt("%.6g", b.b5) << ", b6(0) = " << fmt("%.6g", b.b6) << "\n"
-        << "(3.3): mu_st(theta = 0) = " << fmt("%.4f", dimer_mu_stick_single(p_, 0.0))
-        << ", mu_st(theta0) = " << fmt("%.4f", dimer_mu_stick_single(p_, theta0_))
+        << "plate: f = " << io::format_value("%.6g", frequency_) << " Hz, omega = " << io::format_value("%.6g", p_.omega)
+        << " rad/s, Gamma = " << io::format_value("%.4g", gamma_) << ", A = " << io::format_value("%.6g", p_.amplitude)
+        << " m, A omega = " << io::format_value("%.6g", p_.amplitude * p_.omega) << " m/s, alpha = "
+        << io::format_value("%.6g", p_.phase) << " rad\n"
+        << "restitution e = " << io::format_value("%.4g", p_.e) << ", mu_s = " << io::format_value("%.4g", p_.mu_s)
+        << ", mu_c = " << io::format_value("%.4g", p_.mu_c) << ", mu_i = " << io::format_value("%.4g", p_.mu_i)
+        << ", distributing exponent kappa = " << io::format_value("%.4g", p_.kappa) << "\n"
+        << "(3.2): beta = " << io::format_value("%.6g", b.beta) << ", b1 = " << io::format_value("%.6g", b.b1)
+        << ", b5(0) = " << io::format_value("%.6g", b.b5) << ", b6(0) = " << io::format_value("%.6g", b.b6) << "\n"
+        << "(3.3): mu_st(theta = 0) = " << io::format_value("%.4f", dimer_mu_stick_single(p_, 0.0))
+        << ", mu_st(theta0) = " << io::format_value("%.4f", dimer_mu_stick_single(p_, theta0_))
         << " (stick in impacts if <= mu_s)\n"
-        << "W(theta = 0): W_n0n0 = " << fmt("%.6g", w0[0][0]) << ", W_n0n1 = "
-        << fmt("%.6g", w0[0][1]) << ", W_n0t1 = " << fmt("%.6g", w0[0][3]) << " 1/kg\n"
-        << "W(theta0): W_n0n0 = " << fmt("%.6g", wt[0][0]) << ", W_n0t0 = "
-        << fmt("%.6g", wt[0][2]) << ", W_t0t0 = " << fmt("%.6g", wt[2][2]) << " 1/kg\n"
-        << "(4.4): B_r = l/r = " << fmt("%.4g", br);
+        << "W(theta = 0): W_n0n0 = " << io::format_value("%.6g", w0[0][0]) << ", W_n0n1 = "
+        << io::format_value("%.6g", w0[0][1]) << ", W_n0t1 = " << io::format_value("%.6g", w0[0][3]) << " 1/kg\n"
+        << "W(theta0): W_n0n0 = " << io::format_value("%.6g", wt[0][0]) << ", W_n0t0 = "
+        << io::format_value("%.6g", wt[0][2]) << ", W_t0t0 = " << io::format_value("%.6g", wt[2][2]) << " 1/kg\n"
+        << "(4.4): B_r = l/r = " << io::format_value("%.4g", br);
     if (disc > 0.0)
-      out << ", roots B_r1,2 = " << fmt("%.4g", (1.0 - std::sqrt(disc)) / p_.mu_i) << ", "
-          << fmt("%.4g", (1.0 + std::sqrt(disc)) / p_.mu_i) << " for mu_i";
-    out << "\nstart: h0 = " << fmt("%.6g", h0_) << " m, theta0 = "
-        << fmt("%.6g", theta0_ / kDegree) << " deg, at rest\n"
-        << "run: t_end = " << fmt("%.6g", o_.t_end) << " s (" << fmt("%.1f", o_.t_end * frequency_)
-        << " periods), <u> over t >= " << fmt("%.6g", o_.average_from) << " s; rk4 step "
-        << fmt("%.4g", o_.ode.step) << " s, event tolerance " << fmt("%.3g", o_.ode.event_time_tol)
-        << " s; impact -> contact below " << fmt("%.4g", o_.impact_to_contact) << " m/s; "
+      out << ", roots B_r1,2 = " << io::format_value("%.4g", (1.0 - std::sqrt(disc)) / p_.mu_i) << ", "
+          << io::format_value("%.4g", (1.0 + std::sqrt(disc)) / p_.mu_i) << " for mu_i";
+    out << "\nstart: h0 = " << io::format_value("%.6g", h0_) << " m, theta0 = "
+        << io::format_value("%.6g", theta0_ / kDegree) << " deg, at rest\n"
+        << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s (" << io::format_value("%.1f", o_.t_end * frequency_)
+        << " periods), <u> over t >= " << io::format_value("%.6g", o_.average_from) << " s; rk4 step "
+        << io::format_value("%.4g", o_.ode.step) << " s, event tolerance " << io::format_value("%.3g", o_.ode.event_time_tol)
+        << " s; impact -> contact below " << io::format_value("%.4g", o_.impact_to_contact) << " m/s; "
         << o_.impulse_steps << " impulse steps per impact\n";
     if (!sweep_ar_.empty())
       out << "sweep: " << sweep_ar_.size() << " aspect ratios x " << sweep_f_.size()
@@ -143,31 +133,31 @@ class DimerCase : public ImpactCase {
   static void add_results(nlohmann::json& j, const DimerRun& r, double frequency, double g) {
     j["status"] = dimer_status_name(r.status);
     j["t_final"] = r.t_final;
-    j["mean_drift"] = number_or_null(r.mean_drift);
-    j["mean_drift_mm_per_s"] = number_or_null(1e3 * r.mean_drift);
-    j["mean_drift_right"] = number_or_null(r.mean_drift_right);
-    j["drift_to_bouncing_end"] = number_or_null(r.drift_to_bouncing_end);
+    j["mean_drift"] = io::json_number(r.mean_drift);
+    j["mean_drift_mm_per_s"] = io::json_number(1e3 * r.mean_drift);
+    j["mean_drift_right"] = io::json_number(r.mean_drift_right);
+    j["drift_to_bouncing_end"] = io::json_number(r.drift_to_bouncing_end);
     j["resting_tip"] = r.resting_tip == 0 ? "left" : (r.resting_tip == 1 ? "right" : "none");
-    j["scaled_drift"] = number_or_null(r.drift_to_bouncing_end * frequency / g * 1e2);
+    j["scaled_drift"] = io::json_number(r.drift_to_bouncing_end * frequency / g * 1e2);
     j["motion"] = dimer_motion_name(r.motion);
     j["impacts_per_period"] = {r.impacts_per_period[0], r.impacts_per_period[1]};
     j["contact_fraction"] = {r.contact_fraction[0], r.contact_fraction[1]};
   }
 
   void report(const DimerRun& r, std::ostream& progress) const {
-    progress << "dimer Ar = " << fmt("%.3g", p_.aspect_ratio()) << ", f = "
-             << fmt("%.4g", frequency_) << " Hz, Gamma = " << fmt("%.3g", gamma_) << ": "
+    progress << "dimer Ar = " << io::format_value("%.3g", p_.aspect_ratio()) << ", f = "
+             << io::format_value("%.4g", frequency_) << " Hz, Gamma = " << io::format_value("%.3g", gamma_) << ": "
              << r.impacts.size() << " impacts (" << double_impacts(r) << " double), "
-             << r.phases.size() << " phase intervals in [0, " << fmt("%.6g", r.t_final)
+             << r.phases.size() << " phase intervals in [0, " << io::format_value("%.6g", r.t_final)
              << "] s, status " << dimer_status_name(r.status) << "\n"
-             << "  <u> = " << fmt("%+.4g", 1e3 * r.mean_drift) << " mm/s (right sphere "
-             << fmt("%+.4g", 1e3 * r.mean_drift_right) << " mm/s); towards the bouncing end "
-             << fmt("%+.4g", 1e3 * r.drift_to_bouncing_end) << " mm/s, (f/g)*100 = "
-             << fmt("%+.4g", r.drift_to_bouncing_end * frequency_ / p_.g * 1e2) << "\n"
+             << "  <u> = " << io::format_value("%+.4g", 1e3 * r.mean_drift) << " mm/s (right sphere "
+             << io::format_value("%+.4g", 1e3 * r.mean_drift_right) << " mm/s); towards the bouncing end "
+             << io::format_value("%+.4g", 1e3 * r.drift_to_bouncing_end) << " mm/s, (f/g)*100 = "
+             << io::format_value("%+.4g", r.drift_to_bouncing_end * frequency_ / p_.g * 1e2) << "\n"
              << "  motion: " << dimer_motion_name(r.motion) << " (impacts per period "
-             << fmt("%.3g", r.impacts_per_period[0]) << " / " << fmt("%.3g", r.impacts_per_period[1])
-             << ", contact fraction " << fmt("%.3g", r.contact_fraction[0]) << " / "
-             << fmt("%.3g", r.contact_fraction[1]) << ", left / right)\n";
+             << io::format_value("%.3g", r.impacts_per_period[0]) << " / " << io::format_value("%.3g", r.impacts_per_period[1])
+             << ", contact fraction " << io::format_value("%.3g", r.contact_fraction[0]) << " / "
+             << io::format_value("%.3g", r.contact_fraction[1]) << ", left / right)\n";
   }
 
   void run_sweep(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
@@ -200,7 +190,7 @@ class DimerCase : public ImpactCase {
     csv << "frequency,aspect_ratio,mean_drift,drift_to_bouncing_end,scaled_drift,motion,impacts_per_period_left,"
            "impacts_per_period_right,contact_fraction_left,contact_fraction_right,status\n";
     nlohmann::json rows = nlohmann::json::array();
-    progress << "sweep at Gamma = " << fmt("%.3g", gamma_) << ":\n"
+    progress << "sweep at Gamma = " << io::format_value("%.3g", gamma_) << ":\n"
              << "   f [Hz]     Ar   <u> [mm/s]  to bouncing end  (f/g)*100  motion\n";
     for (std::size_t k = 0; k < points.size(); ++k) {
       const DimerRun& r = runs[k];

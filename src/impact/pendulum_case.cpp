@@ -21,16 +21,6 @@ constexpr double kDegree = kPi / 180.0;
 // The largest time series we write [rows].
 constexpr double kMaxSamples = 1e7;
 
-std::string fmt(const char* format, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, x);
-  return buf;
-}
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
-
 class PendulumCase : public ImpactCase {
  public:
   PendulumCase(PendulumParams p, State y0, PendulumRunOptions o)
@@ -39,25 +29,25 @@ class PendulumCase : public ImpactCase {
   void describe(std::ostream& out) const override {
     const double f0 = pendulum_gap(p_, y0_[0], y0_[1]);
     State rest = State::Zero(4);
-    out << "double pendulum: L = l2 + r = " << fmt("%.6g", p_.L()) << " m, d = L - lc = "
-        << fmt("%.6g", p_.d()) << " m, floor at D = " << fmt("%.6g", p_.D)
-        << " m (reachable from " << fmt("%.6g", p_.l1) << " to "
-        << fmt("%.6g", p_.l1 + p_.l2 + 2.0 * p_.r) << " m)\n"
-        << "obstacle: k = " << fmt("%.6g", p_.k) << ", mu = " << fmt("%.6g", p_.mu)
-        << ", g = " << fmt("%.6g", p_.g) << " m/s²\n"
-        << "start: gap f(0) = " << fmt("%.6g", f0) << " m, E(0) = "
-        << fmt("%.10g", pendulum_energy(p_, y0_)) << " J; E at psi = 0 (inaccessible) = "
-        << fmt("%.10g", pendulum_energy(p_, rest)) << " J\n"
+    out << "double pendulum: L = l2 + r = " << io::format_value("%.6g", p_.L()) << " m, d = L - lc = "
+        << io::format_value("%.6g", p_.d()) << " m, floor at D = " << io::format_value("%.6g", p_.D)
+        << " m (reachable from " << io::format_value("%.6g", p_.l1) << " to "
+        << io::format_value("%.6g", p_.l1 + p_.l2 + 2.0 * p_.r) << " m)\n"
+        << "obstacle: k = " << io::format_value("%.6g", p_.k) << ", mu = " << io::format_value("%.6g", p_.mu)
+        << ", g = " << io::format_value("%.6g", p_.g) << " m/s²\n"
+        << "start: gap f(0) = " << io::format_value("%.6g", f0) << " m, E(0) = "
+        << io::format_value("%.10g", pendulum_energy(p_, y0_)) << " J; E at psi = 0 (inaccessible) = "
+        << io::format_value("%.10g", pendulum_energy(p_, rest)) << " J\n"
         << "integrator: " << (o_.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
-        << fmt("%.4g", o_.ode.step) << " s";
+        << io::format_value("%.4g", o_.ode.step) << " s";
     if (o_.ode.scheme == Scheme::dopri5)
-      out << ", max_step " << fmt("%.4g", o_.ode.max_step) << " s, rtol "
-          << fmt("%.3g", o_.ode.rtol) << ", atol " << fmt("%.3g", o_.ode.atol);
-    out << ", event time tolerance " << fmt("%.3g", o_.ode.event_time_tol) << " s\n"
-        << "run: t_end = " << fmt("%.6g", o_.t_end) << " s, "
-        << fmt("%.0f", std::ceil(o_.t_end / o_.output_interval)) << " output rows\n"
-        << "zeno guard: approach speed < " << fmt("%.4g", o_.zeno.min_speed) << " m/s or > "
-        << o_.zeno.max_impacts << " impacts in " << fmt("%.4g", o_.zeno.window)
+      out << ", max_step " << io::format_value("%.4g", o_.ode.max_step) << " s, rtol "
+          << io::format_value("%.3g", o_.ode.rtol) << ", atol " << io::format_value("%.3g", o_.ode.atol);
+    out << ", event time tolerance " << io::format_value("%.3g", o_.ode.event_time_tol) << " s\n"
+        << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s, "
+        << io::format_value("%.0f", std::ceil(o_.t_end / o_.output_interval)) << " output rows\n"
+        << "zeno guard: approach speed < " << io::format_value("%.4g", o_.zeno.min_speed) << " m/s or > "
+        << o_.zeno.max_impacts << " impacts in " << io::format_value("%.4g", o_.zeno.window)
         << " s -> plastic impact, persistent contact\n";
   }
 
@@ -66,7 +56,7 @@ class PendulumCase : public ImpactCase {
     const PendulumRun r = run_pendulum(p_, y0_, o_);
 
     // a short table of the impacts
-    progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, " << fmt("%.6g", r.t_final)
+    progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, " << io::format_value("%.6g", r.t_final)
              << "] s, status " << pendulum_status_name(r.status) << "\n"
              << "    #        t [s]  case           F [N s]        T [N s]   E after [J]\n";
     for (std::size_t i = 0; i < r.impacts.size(); ++i) {
@@ -78,7 +68,7 @@ class PendulumCase : public ImpactCase {
       progress << line;
     }
     if (r.zeno)
-      progress << "zeno: impacts accumulate at t = " << fmt("%.8g", r.zeno->t)
+      progress << "zeno: impacts accumulate at t = " << io::format_value("%.8g", r.zeno->t)
                << " s; persistent contact, final mode " << contact_mode_name(r.final_mode)
                << "\n";
 
@@ -94,12 +84,12 @@ class PendulumCase : public ImpactCase {
     for (const PendulumImpact& im : r.impacts) impacts.push_back(impact_json(im));
     summary["impacts"] = std::move(impacts);
     summary["energy_initial"] = pendulum_energy(p_, y0_);
-    summary["energy_final"] = number_or_null(pendulum_energy(p_, r.y_final));
-    summary["final_state"] = {{"phi1", number_or_null(r.y_final[0])},
-                              {"phi2", number_or_null(r.y_final[1])},
-                              {"omega1", number_or_null(r.y_final[2])},
-                              {"omega2", number_or_null(r.y_final[3])},
-                              {"gap", number_or_null(pendulum_gap(p_, r.y_final[0], r.y_final[1]))},
+    summary["energy_final"] = io::json_number(pendulum_energy(p_, r.y_final));
+    summary["final_state"] = {{"phi1", io::json_number(r.y_final[0])},
+                              {"phi2", io::json_number(r.y_final[1])},
+                              {"omega1", io::json_number(r.y_final[2])},
+                              {"omega2", io::json_number(r.y_final[3])},
+                              {"gap", io::json_number(pendulum_gap(p_, r.y_final[0], r.y_final[1]))},
                               {"mode", contact_mode_name(r.final_mode)}};
     if (r.zeno) {
       nlohmann::json transitions = nlohmann::json::array();
@@ -138,7 +128,7 @@ class PendulumCase : public ImpactCase {
             {"gamma", im.w.w_nn},
             {"p_n", im.routh.p_n},
             {"p_n_compression", im.routh.p_n_compression},
-            {"p_n_stick", number_or_null(im.routh.p_n_stick)},
+            {"p_n_stick", io::json_number(im.routh.p_n_stick)},
             {"p_t", im.routh.p_t},
             {"routh_case", impulse::routh_case_name(im.routh.routh_case)},
             {"plastic", im.plastic},

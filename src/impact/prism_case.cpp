@@ -15,16 +15,6 @@ namespace {
 const double kPi = 3.141592653589793238462643383280;
 const double kDeg = kPi / 180.0;
 
-std::string fmt(const char* f, double x) {
-  char s[64];
-  std::snprintf(s, sizeof s, f, x);
-  return s;
-}
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
-
 struct Gauges {
   bool given = false;
   double h1 = 0.0, h2 = 0.0;  // beam heights above the ramp [m]
@@ -105,30 +95,30 @@ class PrismCase : public ImpactCase {
   void describe(std::ostream& out) const override {
     const PrismGeometry& g = p_.geometry;
     const Derived d = derive(p_, o_);
-    out << "prism: N = " << g.n_sides << ", alpha = " << fmt("%.6g", g.alpha / kDeg)
-        << " deg, b = " << fmt("%.6g", g.face_width) << " m, h = " << fmt("%.6g", g.apothem)
-        << " m, m = " << fmt("%.6g", p_.mass) << " kg\n"
-        << "inertia: J/(m a0^2) = " << fmt("%.8g", g.j_c / (g.circumradius * g.circumradius))
-        << ", J_A/(m a0^2) = " << fmt("%.8g", g.j_edge / (g.circumradius * g.circumradius))
+    out << "prism: N = " << g.n_sides << ", alpha = " << io::format_value("%.6g", g.alpha / kDeg)
+        << " deg, b = " << io::format_value("%.6g", g.face_width) << " m, h = " << io::format_value("%.6g", g.apothem)
+        << " m, m = " << io::format_value("%.6g", p_.mass) << " kg\n"
+        << "inertia: J/(m a0^2) = " << io::format_value("%.8g", g.j_c / (g.circumradius * g.circumradius))
+        << ", J_A/(m a0^2) = " << io::format_value("%.8g", g.j_edge / (g.circumradius * g.circumradius))
         << "\n"
         << "impact model: " << (p_.impact == PrismImpactModel::line ? "line (Winkler)" : "point")
-        << ", kappa = " << fmt("%.8g", d.kappa) << " (1 - kappa^2 = "
-        << fmt("%.6g", 1.0 - d.kappa * d.kappa) << "); classic kappa_c = "
-        << fmt("%.8g", d.kappa_classic) << "\n"
-        << "contact phase: Omega = " << fmt("%.6g", std::sqrt(d.omega_sq))
-        << " 1/s, gain per phase G = " << fmt("%.6g", d.gain) << " 1/s^2\n"
-        << "first impact: |theta_dot-| = " << fmt("%.6g", d.omega_first)
-        << " rad/s; to clear the next top |theta_dot+| > " << fmt("%.6g", d.over_top)
+        << ", kappa = " << io::format_value("%.8g", d.kappa) << " (1 - kappa^2 = "
+        << io::format_value("%.6g", 1.0 - d.kappa * d.kappa) << "); classic kappa_c = "
+        << io::format_value("%.8g", d.kappa_classic) << "\n"
+        << "contact phase: Omega = " << io::format_value("%.6g", std::sqrt(d.omega_sq))
+        << " 1/s, gain per phase G = " << io::format_value("%.6g", d.gain) << " 1/s^2\n"
+        << "first impact: |theta_dot-| = " << io::format_value("%.6g", d.omega_first)
+        << " rad/s; to clear the next top |theta_dot+| > " << io::format_value("%.6g", d.over_top)
         << " rad/s (" << (d.kappa * d.omega_first > d.over_top ? "cleared" : "NOT cleared")
         << ")\n"
         << "smallest lambda0 from rest that clears the second edge: "
-        << (std::isfinite(d.lambda0_min) ? fmt("%.6g", d.lambda0_min / kDeg) + " deg"
+        << (std::isfinite(d.lambda0_min) ? io::format_value("%.6g", d.lambda0_min / kDeg) + " deg"
                                          : std::string("none"))
         << "\n"
-        << "steady state: |theta_dot-*| = " << fmt("%.6g", d.steady_minus)
-        << " rad/s, |theta_dot+*| = " << fmt("%.6g", d.kappa * d.steady_minus) << " rad/s\n"
-        << "ramp: " << fmt("%.6g", o_.ramp_length) << " m = about "
-        << fmt("%.0f", std::floor(o_.ramp_length / g.face_width)) << " impacts\n";
+        << "steady state: |theta_dot-*| = " << io::format_value("%.6g", d.steady_minus)
+        << " rad/s, |theta_dot+*| = " << io::format_value("%.6g", d.kappa * d.steady_minus) << " rad/s\n"
+        << "ramp: " << io::format_value("%.6g", o_.ramp_length) << " m = about "
+        << io::format_value("%.0f", std::floor(o_.ramp_length / g.face_width)) << " impacts\n";
   }
 
   void run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
@@ -146,15 +136,15 @@ class PrismCase : public ImpactCase {
     const double mean_kappa = r.impacts.empty() ? std::numeric_limits<double>::quiet_NaN()
                                                 : kappa_sum / r.impacts.size();
     progress << "prism N = " << p_.geometry.n_sides << ": " << r.impacts.size()
-             << " impacts, mean kappa = " << fmt("%.8g", mean_kappa) << " (kappa_c = "
-             << fmt("%.8g", d.kappa_classic) << ")\n"
-             << "ended: " << to_string(r.termination) << " at t = " << fmt("%.6g", r.t_final)
-             << " s, L_p = " << fmt("%.6g", r.lp_final) << ": " << r.detail << "\n";
+             << " impacts, mean kappa = " << io::format_value("%.8g", mean_kappa) << " (kappa_c = "
+             << io::format_value("%.8g", d.kappa_classic) << ")\n"
+             << "ended: " << to_string(r.termination) << " at t = " << io::format_value("%.6g", r.t_final)
+             << " s, L_p = " << io::format_value("%.6g", r.lp_final) << ": " << r.detail << "\n";
     if (r.slip_violations > 0 || r.detach_violations > 0)
       progress << "admissibility (2.2): " << r.slip_violations << " slip and "
                << r.detach_violations << " detachment violations recorded (mu_s = "
-               << fmt("%.6g", p_.mu_s) << "; largest contact-phase demand "
-               << fmt("%.6g", r.max_contact_demand) << ")\n";
+               << io::format_value("%.6g", p_.mu_s) << "; largest contact-phase demand "
+               << io::format_value("%.6g", r.max_contact_demand) << ")\n";
 
     io::write_file_atomic(out_dir / "impacts.csv", impacts_csv(r));
     io::write_file_atomic(out_dir / "rolling.csv", rolling_csv(r, b, gauges_));
@@ -179,8 +169,8 @@ class PrismCase : public ImpactCase {
     }
     s["impacts"] = impacts;
     s["impact_count"] = r.impacts.size();
-    s["mean_kappa"] = number_or_null(mean_kappa);
-    s["kappa_model"] = number_or_null(d.kappa);
+    s["mean_kappa"] = io::json_number(mean_kappa);
+    s["kappa_model"] = io::json_number(d.kappa);
     s["kappa_classic"] = d.kappa_classic;
     s["termination"] = {{"reason", to_string(r.termination)},
                         {"detail", r.detail},
@@ -193,8 +183,8 @@ class PrismCase : public ImpactCase {
                           {"max_impact_friction_demand", demand_max},
                           {"slip_violations", r.slip_violations},
                           {"detach_violations", r.detach_violations}};
-    s["steady_state"] = {{"omega_minus", number_or_null(d.steady_minus)},
-                         {"omega_plus", number_or_null(d.kappa * d.steady_minus)}};
+    s["steady_state"] = {{"omega_minus", io::json_number(d.steady_minus)},
+                         {"omega_plus", io::json_number(d.kappa * d.steady_minus)}};
     io::write_json_atomic(out_dir / "summary.json", s);
   }
 
@@ -248,8 +238,8 @@ std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root) {
   const double lambda0_deg = release.number("lambda0_deg", Bound::positive);
   const double two_alpha_deg = 360.0 / n;
   if (lambda0_deg > two_alpha_deg)
-    release.fail("lambda0_deg", fmt("%.6g", lambda0_deg) + " deg is more than 2 alpha = " +
-                                    fmt("%.6g", two_alpha_deg) + " deg for N = " +
+    release.fail("lambda0_deg", io::format_value("%.6g", lambda0_deg) + " deg is more than 2 alpha = " +
+                                    io::format_value("%.6g", two_alpha_deg) + " deg for N = " +
                                     std::to_string(n));
   o.lambda0 = lambda0_deg * kDeg;
   o.omega0 = release.number_or("omega0", 0.0, Bound::non_negative);

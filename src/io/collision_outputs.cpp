@@ -12,10 +12,6 @@ namespace granular::io {
 namespace {
 
 // JSON has no NaN: a quantity that could not be measured is null.
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
-
 // One row of the progress table; e_t may be near 0, so its error is absolute.
 std::string table_row(const char* name, double measured, double predicted, bool relative) {
   char line[160];
@@ -70,15 +66,15 @@ void run_collision_case(const md::CollisionCase& c, const nlohmann::json& case_e
   summary["m_eff"] = r.m_eff;
   summary["damping_ratio"] = r.damping_ratio;
   summary["dt"] = r.dt;
-  summary["e_n"] = number_or_null(r.e_n);
-  summary["e_t"] = number_or_null(r.e_t);
-  summary["t_c"] = number_or_null(r.t_c);
-  summary["e_n_predicted"] = number_or_null(r.e_n_predicted);
-  summary["t_c_predicted"] = number_or_null(r.t_c_predicted);
-  summary["e_t_full_sliding"] = number_or_null(r.e_t_full_sliding);
-  summary["full_sliding_threshold"] = number_or_null(r.full_sliding_threshold);
+  summary["e_n"] = json_number(r.e_n);
+  summary["e_t"] = json_number(r.e_t);
+  summary["t_c"] = json_number(r.t_c);
+  summary["e_n_predicted"] = json_number(r.e_n_predicted);
+  summary["t_c_predicted"] = json_number(r.t_c_predicted);
+  summary["e_t_full_sliding"] = json_number(r.e_t_full_sliding);
+  summary["full_sliding_threshold"] = json_number(r.full_sliding_threshold);
   summary["full_sliding_valid"] = r.full_sliding_valid;
-  summary["e_t_sticking_limit"] = number_or_null(r.e_t_sticking_limit);
+  summary["e_t_sticking_limit"] = json_number(r.e_t_sticking_limit);
   write_json_atomic(out_dir / "summary.json", summary);
 }
 

@@ -54,14 +54,9 @@ class CsvWriter {
   bool first_ = true;
 };
 
-// JSON number, or null when not finite.
-nlohmann::json number(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
-
 nlohmann::json numbers(const std::vector<double>& v) {
   nlohmann::json a = nlohmann::json::array();
-  for (double x : v) a.push_back(number(x));
+  for (double x : v) a.push_back(json_number(x));
   return a;
 }
 
@@ -161,7 +156,7 @@ void run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
   nlohmann::json packings = nlohmann::json::array();
   for (const md::PackingResult& p : r.packings) {
     packings.push_back({{"index", p.index},
-                        {"gamma", number(p.gamma)},
+                        {"gamma", json_number(p.gamma)},
                         {"seed", p.seed},
                         {"status", md::status_name(p.status)},
                         {"omega_bar", numbers(p.omega_bar)},
@@ -169,13 +164,13 @@ void run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
                         {"sigma_a", numbers(p.sigma_a)}});
   }
   j["packings"] = std::move(packings);
-  j["dt"] = number(r.dt);
-  j["sample_interval"] = number(r.sample_interval);
+  j["dt"] = json_number(r.dt);
+  j["sample_interval"] = json_number(r.sample_interval);
   j["steps"] = r.steps;
-  j["particle_steps"] = number(r.particle_steps);
-  j["wall_time_s"] = number(r.wall_time_s);
-  j["advance_time_s"] = number(r.advance_time_s);
-  j["particle_steps_per_s"] = number(r.particle_steps_per_s);
+  j["particle_steps"] = json_number(r.particle_steps);
+  j["wall_time_s"] = json_number(r.wall_time_s);
+  j["advance_time_s"] = json_number(r.advance_time_s);
+  j["particle_steps_per_s"] = json_number(r.particle_steps_per_s);
   // the thread count actually used (the OpenMP default when threads <= 0)
 #ifdef _OPENMP
   j["threads"] = threads > 0 ? threads : omp_get_max_threads();

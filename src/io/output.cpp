@@ -1,5 +1,7 @@
 #include "granular/io/output.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 
@@ -20,6 +22,16 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
 
 void write_json_atomic(const std::filesystem::path& path, const nlohmann::json& j) {
   write_file_atomic(path, j.dump(2) + "\n");
+}
+
+nlohmann::json json_number(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+std::string format_value(const char* format, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
 }
 
 nlohmann::json summary_header(const std::string& model, const nlohmann::json& case_echo) {

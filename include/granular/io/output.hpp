@@ -20,6 +20,12 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& tex
 // Writes JSON (indented by 2) atomically.
 void write_json_atomic(const std::filesystem::path& path, const nlohmann::json& j);
 
+// A JSON number, or null when x is NaN or infinite (JSON has no such numbers).
+nlohmann::json json_number(double x);
+
+// One number formatted printf-style (e.g. "%.6g"), for reports on the terminal.
+std::string format_value(const char* format, double x);
+
 // The fields every summary.json starts with: "model", "granular_version", "case" (the case as
 // run, after --set overrides and defaults).
 nlohmann::json summary_header(const std::string& model, const nlohmann::json& case_echo);
