@@ -269,13 +269,9 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
   return ok;
 }
 
-// forces, pairwise (one thread per packing: the CPU): each touching pair once, in ascending
-// (i, j > i) order, its force added to both disks and its history mirrored into j's slot.
-// Every disk receives its contacts in ascending partner order, as in disk_forces, so the
-// two schedules give bitwise-identical forces and histories at half the contact work.
-// Returns false when a contact found no history slot.
-GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
-                                                const PackingWalls& walls) {
+// The pair pass of the pairwise schedule: gravity, then every touching pair. The walls and the
+// release of opened history slots follow per disk in finish_disk_forces.
+GRANULAR_HD inline bool pair_forces_pairwise(const EnsembleView& v, int p) {
   const PackingParams& pp = v.packings[p];
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
@@ -334,15 +330,31 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
     v.torque[i] = torque;
   }
 
-  for (int i = first; i < last; ++i) {
-    free_opened_slots(v.contacts + i * v.max_contacts, v.slots_used[i], v.contact_mask[i]);
-    Vec2 force = {v.fx[i], v.fy[i]};
-    double torque = v.torque[i];
-    add_wall_forces(v, p, i, walls, force, torque);
-    v.fx[i] = force.x;
-    v.fy[i] = force.y;
-    v.torque[i] = torque;
-  }
+  return ok;
+}
+
+// The end of disk i's forces in the pairwise schedule: release the slots of contacts that
+// opened, then add the walls (after every pair, as in disk_forces).
+GRANULAR_HD inline void finish_disk_forces(const EnsembleView& v, int p, int i,
+                                           const PackingWalls& walls) {
+  free_opened_slots(v.contacts + i * v.max_contacts, v.slots_used[i], v.contact_mask[i]);
+  Vec2 force = {v.fx[i], v.fy[i]};
+  double torque = v.torque[i];
+  add_wall_forces(v, p, i, walls, force, torque);
+  v.fx[i] = force.x;
+  v.fy[i] = force.y;
+  v.torque[i] = torque;
+}
+
+// forces, pairwise (one thread per packing: the CPU): each touching pair once, in ascending
+// (i, j > i) order, its force added to both disks and its history mirrored into j's slot.
+// Every disk receives its contacts in ascending partner order, as in disk_forces, so the
+// two schedules give bitwise-identical forces and histories at half the contact work.
+// Returns false when a contact found no history slot.
+GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
+                                                const PackingWalls& walls) {
+  const bool ok = pair_forces_pairwise(v, p);
+  for (int i = v.offset[p]; i < v.offset[p + 1]; ++i) finish_disk_forces(v, p, i, walls);
   return ok;
 }
 
@@ -366,18 +378,24 @@ GRANULAR_HD inline bool correct_disk(const EnsembleView& v, int i) {
   return sum - sum == 0.0;  // false for NaN and ±inf
 }
 
-// rebuild_if_needed: rebuild packing p's neighbor lists when a disk moved beyond half the skin.
-GRANULAR_HD inline void rebuild_if_needed(const EnsembleView& v, int p) {
+// Rebuilds packing p's cell binning and neighbor lists.
+GRANULAR_HD inline void rebuild_neighbors(const EnsembleView& v, int p) {
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
-  bool rebuild = false;
-  for (int i = first; i < last && !rebuild; ++i) rebuild = moved_beyond_half_skin(v, i);
-  if (!rebuild) return;
   bin_packing(v, p);
   for (int i = first; i < last; ++i) {
     if (!build_neighbors(v, p, i)) v.status[p] |= status_neighbor_overflow;
   }
   ++v.rebuild_count[p];
+}
+
+// rebuild_if_needed: rebuild packing p's neighbor lists when a disk moved beyond half the skin.
+GRANULAR_HD inline void rebuild_if_needed(const EnsembleView& v, int p) {
+  bool rebuild = false;
+  for (int i = v.offset[p]; i < v.offset[p + 1] && !rebuild; ++i) {
+    rebuild = moved_beyond_half_skin(v, i);
+  }
+  if (rebuild) rebuild_neighbors(v, p);
 }
 
 // forces of every disk of packing p at time t, pairwise (the serial schedule).
@@ -402,13 +420,21 @@ GRANULAR_HD inline void prime_packing(const EnsembleView& v, int p, double t) {
 // One whole step of packing p, serially over its disks: the unit the CPU backend schedules
 // (a CUDA block runs the same stages with a disk per thread and barriers between them).
 // t_end is the time at the end of the step, where the forces are evaluated.
+// Stages that touch only disk i are fused into one pass (predict with the rebuild test; the
+// walls with correct), which changes no result: only the pair pass reads other disks.
 GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, double t_end) {
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
-  for (int i = first; i < last; ++i) predict_disk(v, i);
-  rebuild_if_needed(v, p);
-  packing_forces(v, p, t_end);
+  bool moved = false;
   for (int i = first; i < last; ++i) {
+    predict_disk(v, i);
+    moved = moved_beyond_half_skin(v, i) || moved;
+  }
+  if (moved) rebuild_neighbors(v, p);
+  if (!pair_forces_pairwise(v, p)) v.status[p] |= status_contact_overflow;
+  const PackingWalls walls = packing_walls(v.packings[p], t_end);
+  for (int i = first; i < last; ++i) {
+    finish_disk_forces(v, p, i, walls);
     if (!correct_disk(v, i)) v.status[p] |= status_non_finite;
   }
 }
