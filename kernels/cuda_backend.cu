@@ -1,9 +1,10 @@
 // CUDA backend: thin launch glue over the GRANULAR_HD stages of step.hpp. A block per
 // packing, a thread per disk (strided when the packing has more disks than threads), barriers
 // between the stages: predict -> rebuild_if_needed -> forces (per disk, full lists: each disk
-// sums its own contacts, no floating-point atomics) -> correct. The per-disk force schedule is
-// tested bitwise against the CPU's pairwise one (tests/unit/md/step_test.cpp), so both backends
-// run the same physics. Integer atomics only set status flags.
+// sums its own contacts, no floating-point atomics) -> correct. This stage order, run serially
+// on the host, reproduces the CPU backend's trajectories bitwise (tests/unit/md/step_test.cpp,
+// StepForceSchedules), so both backends run the same physics. Integer atomics only set status
+// flags.
 // Not yet: packing state in shared memory, and a sorted cell list (CUB) for packings of more
 // than a few thousand disks, whose binning here is serial in thread 0.
 #include <cuda_runtime.h>

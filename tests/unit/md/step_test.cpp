@@ -202,5 +202,46 @@ TEST(StepForceSchedules, PerDiskAndPairwiseAgreeBitwise) {
   EXPECT_GT(compared_contacts, 300);
 }
 
+// The CUDA kernel's stage order (kernels/cuda_backend.cu), run serially on the host: predict
+// every disk, rebuild when any moved beyond half the skin, per-disk forces with full lists,
+// correct. A whole trajectory must equal the CPU backend's pairwise schedule bitwise, so the
+// device path is exercised here except for its concurrency.
+TEST(StepForceSchedules, KernelStageOrderReproducesTheCpuTrajectory) {
+  Ensemble cpu = make_ensemble({1, 4}, 0.004, 24);
+  Ensemble emulated = make_ensemble({1, 4}, 0.004, 24);
+  auto backend = make_cpu_backend(1);
+  backend->initialize(cpu.model, cpu.state);
+  backend->initialize(emulated.model, emulated.state);
+  const std::int64_t steps = 12000;
+  backend->advance(cpu.model, cpu.state, steps);
+
+  const EnsembleView v = make_view(emulated.model, emulated.state);
+  for (std::int64_t k = 1; k <= steps; ++k) {
+    const double t_end = emulated.state.t0 + static_cast<double>(k) * v.dt;
+    for (int p = 0; p < emulated.model.n_packings(); ++p) {
+      const int first = v.offset[p];
+      const int last = v.offset[p + 1];
+      bool moved = false;
+      for (int i = first; i < last; ++i) {
+        predict_disk(v, i);
+        moved = moved_beyond_half_skin(v, i) || moved;
+      }
+      if (moved) {
+        bin_packing(v, p);
+        for (int i = first; i < last; ++i) ASSERT_TRUE(build_neighbors(v, p, i));
+        ++v.rebuild_count[p];
+      }
+      const PackingWalls walls = packing_walls(v.packings[p], t_end);
+      for (int i = first; i < last; ++i) ASSERT_TRUE(disk_forces(v, p, i, walls));
+      for (int i = first; i < last; ++i) ASSERT_TRUE(correct_disk(v, i));
+    }
+  }
+  emulated.state.step = steps;
+  for (int p = 0; p < cpu.model.n_packings(); ++p) {
+    EXPECT_EQ(hash_packing(cpu.model, cpu.state, p), hash_packing(emulated.model, emulated.state, p));
+  }
+  EXPECT_EQ(cpu.state.rebuild_count, emulated.state.rebuild_count);
+}
+
 }  // namespace
 }  // namespace granular::md
