@@ -4,6 +4,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "granular/contact_law.hpp"
 
@@ -278,125 +281,343 @@ double billiard_energy(const BilliardModel& m, Vec2 v, double spin, double q2) {
          m.ball.mass * m.gravity * q2;
 }
 
-BilliardResult run_billiard(const BilliardModel& m, const BilliardInitial& init) {
-  const double A = m.drive.amplitude, w = m.drive.omega;
-  const double b = m.ball.radius;
-  const std::vector<Surface> list = surfaces(m.boundary);
+namespace {
 
+// The run loop's mutable state: flight or persistent contact, the outputs, the Zeno guard.
+class Runner {
+ public:
+  Runner(const BilliardModel& m, const BilliardInitial& init)
+      : m_(m), list_(surfaces(m.boundary)), ode_(flight_rhs(m), m.ode), zeno_(m.zeno) {
+    y_ = State(kSize);
+    y_ << init.q1, init.q2, init.v1, init.v2, init.spin;
+    for (Surface s : list_)
+      events_.push_back({[this, s](double t, const State& y) { return gap(s, t, y); },
+                         Direction::falling});
+    next_sample_ = m.sample_interval > 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
+  }
+
+  BilliardResult run() {
+    placed_on_surface();
+    const double chunk = 100.0 * m_.ode.step;
+    while (!stop_ && static_cast<long long>(out_.collisions.size()) < m_.max_collisions) {
+      if (t_ >= m_.max_time) {
+        out_.status = BilliardStatus::max_time;
+        break;
+      }
+      if (t_ >= next_sample_) {
+        sample();
+        next_sample_ += m_.sample_interval;
+      }
+      const double t_end = std::min({m_.max_time, next_sample_, t_ + chunk});
+      if (in_contact_) {
+        contact(t_end);
+      } else {
+        flight(t_end);
+      }
+    }
+    if (in_contact_) close_phase(BilliardContactEnd::run_end);
+    out_.t_end = t_;
+    if (m_.sample_interval > 0.0) sample();
+    return std::move(out_);
+  }
+
+ private:
   // flight (Eqs. 1–6): m dv/dt = −m g n2 − v (C1 + C2 |v|), spin constant
-  const double c1 = m.drag.c1 / m.ball.mass, c2 = m.drag.c2 / m.ball.mass, g = m.gravity;
-  const Rhs rhs = [=](double, const State& y, State& f) {
-    f.resize(kSize);
-    const double speed = std::hypot(y[kV1], y[kV2]);
-    const double k = c1 + c2 * speed;
-    f << y[kV1], y[kV2], -k * y[kV1], -g - k * y[kV2], 0.0;
-  };
-  EventIntegrator ode(rhs, m.ode);
+  static Rhs flight_rhs(const BilliardModel& m) {
+    const double c1 = m.drag.c1 / m.ball.mass, c2 = m.drag.c2 / m.ball.mass, g = m.gravity;
+    return [=](double, const State& y, State& f) {
+      f.resize(kSize);
+      const double speed = std::hypot(y[kV1], y[kV2]);
+      const double k = c1 + c2 * speed;
+      f << y[kV1], y[kV2], -k * y[kV1], -g - k * y[kV2], 0.0;
+    };
+  }
 
-  // one falling-gap event per surface, in the frame moving with the boundary
-  const auto gap = [&](Surface s, double t, const State& y) {
-    return surface_contact(m.boundary, s, y[kQ1] - A * std::sin(w * t), y[kQ2], b).gap;
-  };
-  std::vector<Event> events;
-  for (Surface s : list)
-    events.push_back({[&gap, s](double t, const State& y) { return gap(s, t, y); },
-                      Direction::falling});
+  // the signed gap of a surface, in the frame moving with the boundary
+  double gap(Surface s, double t, const State& y) const {
+    return surface_contact(m_.boundary, s, y[kQ1] - m_.drive.amplitude * std::sin(m_.drive.omega * t),
+                           y[kQ2], m_.ball.radius)
+        .gap;
+  }
 
-  BilliardResult out;
-  ZenoGuard zeno = m.zeno;
-  State y(kSize);
-  y << init.q1, init.q2, init.v1, init.v2, init.spin;
-  double t = 0.0, t_last = 0.0;
-  double next_sample = m.sample_interval > 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
-  // an event can only be missed by a flight shorter than a step; the ball then sinks through
-  // the wall, which this depth flags (the event tolerance leaves ~1e-12 m)
-  const double lost_depth = -0.05 * b;
-  const double chunk = 100.0 * m.ode.step;
-  const auto sample = [&]() {
-    out.trajectory.push_back({t, y[kQ1], y[kQ2], y[kV1], y[kV2], y[kSpin], A * std::sin(w * t)});
-  };
+  void sample() {
+    const double A = m_.drive.amplitude, w = m_.drive.omega;
+    out_.trajectory.push_back(
+        {t_, y_[kQ1], y_[kQ2], y_[kV1], y_[kV2], y_[kSpin], A * std::sin(w * t_)});
+  }
 
-  while (static_cast<long long>(out.collisions.size()) < m.max_collisions) {
-    if (t >= m.max_time) {
-      out.status = BilliardStatus::max_time;
-      break;
+  void stop(BilliardStatus status) {
+    out_.status = status;
+    stop_ = true;
+  }
+
+  // the Zeno policy's fallback: persistent contact cannot go on, the run ends with status zeno
+  void fallback(const std::string& reason) {
+    out_.fallback = reason;
+    stop(BilliardStatus::zeno);
+  }
+
+  // a ball placed on a surface (touching, with no normal approach) starts in contact
+  void placed_on_surface() {
+    const double A = m_.drive.amplitude, w = m_.drive.omega;
+    for (Surface s : list_) {
+      if (std::fabs(gap(s, 0.0, y_)) > 1e-9 * m_.ball.radius) continue;
+      const SurfaceContact sc = surface_contact(m_.boundary, s, y_[kQ1], y_[kQ2], m_.ball.radius);
+      const Vec2 c1{std::cos(sc.z), std::sin(sc.z)}, c2{-std::sin(sc.z), std::cos(sc.z)};
+      const Vec2 relative{y_[kV1] - A * w, y_[kV2]};
+      if (std::fabs(dot(relative, c2)) > m_.zeno.min_speed) continue;
+      const double slip = dot(relative, c1) + m_.ball.radius * y_[kSpin];
+      enter_contact(s, std::fabs(slip) <= 1e-9);
+      return;
     }
-    if (t >= next_sample) {
-      sample();
-      next_sample += m.sample_interval;
-    }
-    const double t_end = std::min({m.max_time, next_sample, t + chunk});
+  }
+
+  // free flight up to t_end or the next impact
+  void flight(double t_end) {
     std::optional<EventHit> hit;
     try {
-      hit = ode.advance(t, y, t_end, events);
+      hit = ode_.advance(t_, y_, t_end, events_);
     } catch (const std::runtime_error&) {
-      out.status = BilliardStatus::non_finite;
-      break;
+      stop(BilliardStatus::non_finite);
+      return;
     }
-    if (!y.allFinite()) {
-      out.status = BilliardStatus::non_finite;
-      break;
+    if (!y_.allFinite()) {
+      stop(BilliardStatus::non_finite);
+      return;
     }
-    bool lost = false;
-    for (Surface s : list) lost = lost || gap(s, t, y) < lost_depth;
-    if (lost) {
-      out.status = BilliardStatus::penetrated;
-      break;
+    // an event can only be missed by a flight shorter than a step; the ball then sinks through
+    // the wall, which this depth flags (the event tolerance leaves ~1e-12 m)
+    const double lost_depth = -0.05 * m_.ball.radius;
+    for (Surface s : list_) {
+      if (gap(s, t_, y_) < lost_depth) {
+        stop(BilliardStatus::penetrated);
+        return;
+      }
     }
-    if (!hit) continue;
+    if (hit) impact(list_[static_cast<std::size_t>(hit->index)]);
+  }
 
-    // the impact map at the event (spec §4); the wall moves with v' = ωA cos(ωt) n1 (Eq. 17)
-    const Surface s = list[static_cast<std::size_t>(hit->index)];
-    const double xi = y[kQ1] - A * std::sin(w * t);
-    const SurfaceContact sc = surface_contact(m.boundary, s, xi, y[kQ2], b);
-    const Vec2 wall{A * w * std::cos(w * t), 0.0};
-    const Vec2 v{y[kV1], y[kV2]};
-    const BilliardImpactResult r = billiard_impact(m.ball, m.law, sc.z, v, y[kSpin], wall);
+  // the impact map at (t_, y_) on surface s (spec §4); the wall moves with v' = ωA cos(ωt) n1
+  // (Eq. 17)
+  void impact(Surface s) {
+    const double A = m_.drive.amplitude, w = m_.drive.omega, g = m_.gravity;
+    const double xi = y_[kQ1] - A * std::sin(w * t_);
+    const SurfaceContact sc = surface_contact(m_.boundary, s, xi, y_[kQ2], m_.ball.radius);
+    const Vec2 wall{A * w * std::cos(w * t_), 0.0};
+    const Vec2 v{y_[kV1], y_[kV2]};
+    BilliardImpactResult r = billiard_impact(m_.ball, m_.law, sc.z, v, y_[kSpin], wall);
     if (r.u_n_before >= 0.0) {
       // the gap closed without an approach (grazing): nothing to resolve
-      ++out.grazing;
-      continue;
+      ++out_.grazing;
+      return;
     }
-    y[kV1] = r.v.x;
-    y[kV2] = r.v.y;
-    y[kSpin] = r.spin;
+    // the Zeno policy: when impacts accumulate, the last one is plastic (zero normal
+    // restitution, Kane–Levinson friction) and the ball stays on the surface
+    const bool accumulating = zeno_.accumulating(t_, -r.u_n_before);
+    if (accumulating) {
+      BilliardImpactLaw plastic = m_.law;
+      plastic.law = ImpactLaw::kane_levinson;
+      plastic.e = 0.0;
+      plastic.low_velocity_speed = 0.0;
+      r = billiard_impact(m_.ball, plastic, sc.z, v, y_[kSpin], wall);
+    }
+    y_[kV1] = r.v.x;
+    y_[kV2] = r.v.y;
+    y_[kSpin] = r.spin;
 
     // the record of spec §5, with the Fig. 7 normalisation read literally: E = ½ m v² + m g q2
     // after the impact (lab frame, zero at q2 = 0, rotation excluded)
     BilliardCollision c{};
-    c.t = t;
-    c.q1 = y[kQ1];
-    c.height = y[kQ2];
-    c.flight_time = t - t_last;
+    c.t = t_;
+    c.q1 = y_[kQ1];
+    c.height = y_[kQ2];
+    c.flight_time = t_ - t_last_;
     c.u_n_before = r.u_n_before;
     c.u_t_after = r.u4_after;
     c.spin_after = r.spin;
     c.u5_after = r.u5_after;
-    c.energy = billiard_energy(m, r.v, r.spin, y[kQ2]);
-    const double e_trans = 0.5 * m.ball.mass * dot(r.v, r.v) + m.ball.mass * g * y[kQ2];
-    c.norm_height = e_trans > 0.0 ? y[kQ2] / (e_trans / (m.ball.mass * g)) : 0.0;
-    c.norm_u_t = e_trans > 0.0 ? r.u4_after / std::sqrt(2.0 * e_trans / m.ball.mass) : 0.0;
+    c.energy = billiard_energy(m_, r.v, r.spin, y_[kQ2]);
+    const double mass = m_.ball.mass;
+    const double e_trans = 0.5 * mass * dot(r.v, r.v) + mass * g * y_[kQ2];
+    c.norm_height = e_trans > 0.0 ? y_[kQ2] / (e_trans / (mass * g)) : 0.0;
+    c.norm_u_t = e_trans > 0.0 ? r.u4_after / std::sqrt(2.0 * e_trans / mass) : 0.0;
     c.e_used = r.e_used;
     c.surface = s;
     c.sticking = r.sticking;
-    out.collisions.push_back(c);
-    t_last = t;
-    if (r.e_used == 1.0 && m.law.e != 1.0) ++out.low_velocity;
-    if (r.sticking) ++out.sticking;
-    if (s == Surface::ceiling) ++out.ceiling_hits;
+    out_.collisions.push_back(c);
+    t_last_ = t_;
+    if (r.e_used == 1.0 && m_.law.e != 1.0) ++out_.low_velocity;
+    if (r.sticking) ++out_.sticking;
+    if (s == Surface::ceiling) ++out_.ceiling_hits;
 
-    // the Zeno policy: accumulating impacts end the run cleanly (reported as "zeno")
-    if (zeno.accumulating(t, -r.u_n_before)) {
-      out.status = BilliardStatus::zeno;
-      out.zeno_time = t;
-      out.zeno_q1 = y[kQ1];
-      out.zeno_q2 = y[kQ2];
-      break;
+    if (!accumulating) return;
+    if (out_.zeno_switches == 0) {
+      out_.zeno_time = t_;
+      out_.zeno_q1 = y_[kQ1];
+      out_.zeno_q2 = y_[kQ2];
+    }
+    ++out_.zeno_switches;
+    enter_contact(s, r.sticking);
+  }
+
+  // persistent contact on s from (t_, y_): the state is projected onto the surface, the mode
+  // chosen (billiard_contact_mode); F_n <= 0 leaves the ball in flight
+  void enter_contact(Surface s, bool zero_slip) {
+    BilliardOnSurface on = billiard_to_surface(m_, s, t_, y_);
+    if (zero_slip) on.spin = -on.u_t / m_.ball.radius;
+    // two surfaces touching at once (the wedge's corner) is a two-point contact this policy
+    // does not model
+    const State projected = billiard_from_surface(m_, t_, on);
+    for (Surface other : list_) {
+      if (other != s && gap(other, t_, projected) <= 1e-9 * m_.ball.radius) {
+        fallback(std::string("two surfaces touched at once (") + surface_name(s) + ", " +
+                 surface_name(other) + ")");
+        return;
+      }
+    }
+    const BilliardContactChoice choice = billiard_contact_mode(m_, on, t_, zero_slip);
+    if (!choice.in_contact) {
+      if (choice.end == BilliardContactEnd::undetermined) {
+        fallback(std::string("contact undetermined on ") + surface_name(s) +
+                 " (radius of curvature <= b)");
+      } else {
+        ++out_.liftoff_at_once;
+      }
+      return;
+    }
+    on_ = on;
+    y_ = projected;
+    in_contact_ = true;
+    ++episodes_;
+    open_phase(choice);
+  }
+
+  void open_phase(const BilliardContactChoice& choice) {
+    mode_ = choice.mode;
+    sigma_ = choice.sigma;
+    phase_ = BilliardContactPhase{};
+    phase_.episode = episodes_ - 1;
+    phase_.surface = on_.surface;
+    phase_.mode = mode_;
+    phase_.t_start = t_;
+    phase_.q1_start = y_[kQ1];
+    phase_.q2_start = y_[kQ2];
+  }
+
+  void close_phase(BilliardContactEnd end) {
+    phase_.end = end;
+    phase_.t_end = t_;
+    phase_.q1_end = y_[kQ1];
+    phase_.q2_end = y_[kQ2];
+    phase_.f_n_end = billiard_contact_forces(m_, on_, t_, mode_, sigma_).f_n;
+    out_.contact_phases.push_back(phase_);
+    // modes that switch without time advancing would stall the run
+    const bool empty = phase_.t_end - phase_.t_start <= 10.0 * m_.ode.event_time_tol;
+    empty_phases_ = empty ? empty_phases_ + 1 : 0;
+  }
+
+  // leaves persistent contact: flight from the current state; the flight time of the next
+  // impact counts from here
+  void leave_contact() {
+    in_contact_ = false;
+    zeno_.reset();
+    t_last_ = t_;
+  }
+
+  // one mode of persistent contact up to t_end or its next event
+  void contact(double t_end) {
+    int other = -1;
+    std::optional<BilliardContactEnd> end;
+    try {
+      end = billiard_contact_advance(m_, on_, mode_, sigma_, t_, t_end, other);
+    } catch (const std::runtime_error&) {
+      close_phase(BilliardContactEnd::undetermined);
+      in_contact_ = false;
+      stop(BilliardStatus::non_finite);
+      return;
+    }
+    y_ = billiard_from_surface(m_, t_, on_);
+    if (!y_.allFinite()) {
+      close_phase(BilliardContactEnd::undetermined);
+      in_contact_ = false;
+      stop(BilliardStatus::non_finite);
+      return;
+    }
+    if (!end) return;
+    switch (*end) {
+      case BilliardContactEnd::liftoff:
+      case BilliardContactEnd::corner:
+        close_phase(*end);
+        leave_contact();
+        return;
+      case BilliardContactEnd::impact:
+        // another surface hit while in contact: its impact is resolved in flight
+        close_phase(*end);
+        in_contact_ = false;
+        t_last_ = t_;
+        impact(list_[static_cast<std::size_t>(other)]);
+        return;
+      case BilliardContactEnd::stick:
+        // the slip reached zero: roll if the static test passes, else slide the other way
+        on_.spin = -on_.u_t / m_.ball.radius;
+        y_ = billiard_from_surface(m_, t_, on_);
+        switch_mode(BilliardContactEnd::stick);
+        return;
+      default:
+        switch_mode(*end);
+        return;
     }
   }
-  out.t_end = t;
-  if (m.sample_interval > 0.0) sample();
-  return out;
+
+  // a mode switch at zero slip: the new mode, a lift-off, or the fallback
+  void switch_mode(BilliardContactEnd end) {
+    const BilliardContactChoice choice = billiard_contact_mode(m_, on_, t_, true);
+    if (!choice.in_contact) {
+      close_phase(choice.end);
+      if (choice.end == BilliardContactEnd::undetermined) {
+        in_contact_ = false;
+        fallback(std::string("contact undetermined on ") + surface_name(on_.surface));
+      } else {
+        leave_contact();
+      }
+      return;
+    }
+    const bool reversed = mode_ == BilliardContactMode::slide &&
+                          choice.mode == BilliardContactMode::slide && choice.sigma != sigma_;
+    close_phase(reversed ? BilliardContactEnd::reverse : end);
+    if (empty_phases_ > 1000) {
+      in_contact_ = false;
+      fallback("contact modes switch without time advancing");
+      return;
+    }
+    open_phase(choice);
+  }
+
+  const BilliardModel& m_;
+  const std::vector<Surface> list_;
+  EventIntegrator ode_;
+  std::vector<Event> events_;
+  ZenoGuard zeno_;
+  BilliardResult out_;
+  State y_;
+  double t_ = 0.0, t_last_ = 0.0;
+  double next_sample_ = 0.0;
+  bool stop_ = false;
+  // persistent contact
+  bool in_contact_ = false;
+  BilliardOnSurface on_{};
+  BilliardContactMode mode_ = BilliardContactMode::roll;
+  double sigma_ = 1.0;
+  BilliardContactPhase phase_{};
+  int episodes_ = 0;
+  int empty_phases_ = 0;
+};
+
+}  // namespace
+
+BilliardResult run_billiard(const BilliardModel& m, const BilliardInitial& init) {
+  Runner runner(m, init);
+  return runner.run();
 }
 
 }  // namespace granular::impact

@@ -1,5 +1,6 @@
 // The "billiard" case: validation of the case file (docs/billiard.md), describe() and run(),
-// which writes collisions.csv, return_map.csv, trajectory.csv (optional) and summary.json.
+// which writes collisions.csv, return_map.csv, contact_phases.csv, trajectory.csv (optional)
+// and summary.json.
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -123,7 +124,9 @@ void BilliardRun::describe(std::ostream& out) const {
   out << "integrator: " << (m.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
       << fmt("%.4g", m.ode.step) << " s, event tolerance " << fmt("%.3g", m.ode.event_time_tol)
       << " s; Zeno: approach < " << fmt("%.3g", m.zeno.min_speed) << " m/s or > "
-      << m.zeno.max_impacts << " impacts in " << fmt("%.3g", m.zeno.window) << " s\n";
+      << m.zeno.max_impacts << " impacts in " << fmt("%.3g", m.zeno.window)
+      << " s, then a plastic impact and persistent contact (roll if |F_t| <= mu F_n, else slide "
+         "with mu')\n";
   out << "run: " << m.max_collisions << " collisions (at most " << fmt("%.6g", m.max_time)
       << " s) from (q1, q2) = (" << fmt("%.6g", initial.q1) << ", " << fmt("%.6g", initial.q2)
       << ") m\n";
@@ -142,6 +145,46 @@ std::string collisions_csv(const BilliardResult& r) {
         << ',' << c.energy << ',' << c.norm_height << ',' << c.norm_u_t << '\n';
   }
   return out.str();
+}
+
+// the phases of persistent contact (the Zeno policy, docs/billiard.md)
+std::string contact_csv(const BilliardResult& r) {
+  std::ostringstream out;
+  out.precision(12);
+  out << "n,episode,surface,mode,t_start,t_end,end,q1_start,q2_start,q1_end,q2_end,f_n_end\n";
+  for (std::size_t n = 0; n < r.contact_phases.size(); ++n) {
+    const BilliardContactPhase& p = r.contact_phases[n];
+    out << n << ',' << p.episode << ',' << surface_name(p.surface) << ','
+        << billiard_mode_name(p.mode) << ',' << p.t_start << ',' << p.t_end << ','
+        << billiard_end_name(p.end) << ',' << p.q1_start << ',' << p.q2_start << ',' << p.q1_end
+        << ',' << p.q2_end << ',' << p.f_n_end << '\n';
+  }
+  return out.str();
+}
+
+// the contact block of summary.json: counts, times per mode, ends, and every phase
+nlohmann::json contact_summary(const BilliardResult& r) {
+  double roll = 0.0, slide = 0.0;
+  nlohmann::json ends = nlohmann::json::object();
+  nlohmann::json list = nlohmann::json::array();
+  for (const BilliardContactPhase& p : r.contact_phases) {
+    (p.mode == BilliardContactMode::roll ? roll : slide) += p.t_end - p.t_start;
+    const char* end = billiard_end_name(p.end);
+    ends[end] = ends.value(end, 0) + 1;
+    list.push_back({{"episode", p.episode},
+                    {"surface", surface_name(p.surface)},
+                    {"mode", billiard_mode_name(p.mode)},
+                    {"t_start", p.t_start},
+                    {"t_end", p.t_end},
+                    {"end", end}});
+  }
+  const long long episodes = r.contact_phases.empty() ? 0 : r.contact_phases.back().episode + 1;
+  return {{"episodes", episodes},
+          {"phases", r.contact_phases.size()},
+          {"roll_time", roll},
+          {"slide_time", slide},
+          {"ends", ends},
+          {"list", std::move(list)}};
 }
 
 // q2,n+1 vs q2,n and t_n+1 vs t_n (Figs. 4–6)
@@ -190,13 +233,19 @@ void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::pa
            << " s, status " << status_name(r.status) << " (" << r.ceiling_hits
            << " ceiling hits, " << r.sticking << " sticking, " << r.low_velocity
            << " under the e = 1 rule, " << r.grazing << " grazing)\n";
+  if (r.zeno_switches > 0 || !r.contact_phases.empty())
+    progress << "  accumulating impacts " << r.zeno_switches << " times (first at t = "
+             << fmt("%.8g", r.zeno_time) << " s): " << r.contact_phases.size()
+             << " contact phases, " << r.liftoff_at_once
+             << " plastic impacts left the surface at once\n";
   if (r.status == BilliardStatus::zeno)
-    progress << "  accumulating impacts at t = " << fmt("%.8g", r.zeno_time)
-             << " s: the run ended cleanly there\n";
+    progress << "  persistent contact could not go on at t = " << fmt("%.8g", r.t_end)
+             << " s (" << r.fallback << "): the run ended cleanly there\n";
 
   io::write_file_atomic(out_dir / "collisions.csv", collisions_csv(r));
   io::write_file_atomic(out_dir / "return_map.csv", return_map_csv(r));
   if (!r.trajectory.empty()) io::write_file_atomic(out_dir / "trajectory.csv", trajectory_csv(r));
+  io::write_file_atomic(out_dir / "contact_phases.csv", contact_csv(r));
 
   // the summary last, so that its presence means the run completed
   nlohmann::json summary = io::summary_header("billiard", case_echo);
@@ -206,15 +255,21 @@ void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::pa
                        {"ceiling_hits", r.ceiling_hits},
                        {"sticking", r.sticking},
                        {"low_velocity_rule", r.low_velocity},
-                       {"grazing", r.grazing}};
-  summary["zeno"] = {{"detected", r.status == BilliardStatus::zeno},
-                     {"policy", "end the run"},
-                     {"t", r.status == BilliardStatus::zeno ? nlohmann::json(r.zeno_time)
-                                                            : nlohmann::json(nullptr)},
-                     {"q1", r.status == BilliardStatus::zeno ? nlohmann::json(r.zeno_q1)
-                                                             : nlohmann::json(nullptr)},
-                     {"q2", r.status == BilliardStatus::zeno ? nlohmann::json(r.zeno_q2)
-                                                             : nlohmann::json(nullptr)}};
+                       {"grazing", r.grazing},
+                       {"zeno_switches", r.zeno_switches},
+                       {"contact_phases", r.contact_phases.size()},
+                       {"liftoff_at_once", r.liftoff_at_once}};
+  const bool detected = r.zeno_switches > 0;
+  summary["zeno"] = {{"detected", detected},
+                     {"policy", "plastic impact, then persistent contact (roll or slide) until "
+                                "lift-off"},
+                     {"switches", r.zeno_switches},
+                     {"t", detected ? nlohmann::json(r.zeno_time) : nlohmann::json(nullptr)},
+                     {"q1", detected ? nlohmann::json(r.zeno_q1) : nlohmann::json(nullptr)},
+                     {"q2", detected ? nlohmann::json(r.zeno_q2) : nlohmann::json(nullptr)},
+                     {"fallback", r.status == BilliardStatus::zeno ? nlohmann::json(r.fallback)
+                                                                   : nlohmann::json(nullptr)}};
+  summary["contact"] = contact_summary(r);
   summary["tail_100"] = {{"height", tail_stats(r, 100, &BilliardCollision::height, false)},
                          {"flight_time", tail_stats(r, 100, &BilliardCollision::flight_time, false)},
                          {"abs_u_t_after", tail_stats(r, 100, &BilliardCollision::u_t_after, true)},

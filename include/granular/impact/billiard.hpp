@@ -4,7 +4,9 @@
 // Between impacts the ball flies under gravity and linear + quadratic drag (Eqs. 1–6) on the
 // shared EventIntegrator; an impact is the falling zero of the signed gap of a surface (closest
 // point, spec §3) and applies the Kane–Levinson map of the appendix (spec §4) through
-// impulse::newton_coulomb_impact, with the low-velocity rule e = 1 (Sec. V).
+// impulse::newton_coulomb_impact, with the low-velocity rule e = 1 (Sec. V). When impacts
+// accumulate (Zeno), the ball is put on the surface by a plastic impact and moves in persistent
+// contact, rolling or sliding, until it lifts off (src/impact/billiard_contact.cpp).
 //
 // Frames and signs (spec §1, §4): n1 horizontal along the drive, n2 up; contact frame
 // c1 = (cos z, sin z) tangent, c2 = (−sin z, cos z) normal into the domain, tan z = f'(s*),
@@ -17,6 +19,7 @@
 #endif
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -162,6 +165,79 @@ struct BilliardSample {
   double t, q1, q2, v1, v2, spin, wall_offset;
 };
 
+// Persistent contact (the Zeno policy; not in the paper, docs/billiard.md). The ball stays on
+// one surface: gap = 0 and zero relative normal velocity hold by construction, because the
+// phase is integrated in the surface's own coordinates (foot s, tangential speed, spin).
+enum class BilliardContactMode { roll, slide };
+// Why a contact phase ended: roll → slide (slip), slide → roll (stick), slide reversing its
+// sense (reverse), normal force reaching 0 (liftoff), the foot reaching the wedge corner
+// (corner), another surface hit (impact), the run's time limit (run_end), or the constrained
+// motion being undetermined (undetermined: the run then stops with status zeno).
+enum class BilliardContactEnd { slip, stick, reverse, liftoff, corner, impact, run_end, undetermined };
+const char* billiard_mode_name(BilliardContactMode m);
+const char* billiard_end_name(BilliardContactEnd e);
+
+// The ball on a surface, in the surface's coordinates.
+struct BilliardOnSurface {
+  Surface surface;
+  double foot;  // s: ξ of the contact point in the boundary frame [m]
+  double u_t;   // (v − wall velocity)·c1: tangential velocity of the centre [m/s]
+  double spin;  // u3 [rad/s]
+};
+
+// The constrained motion at time t (docs/billiard.md, persistent contact): the normal force
+// from the constraint, the friction of the mode (roll: the force keeping the slip at zero;
+// slide: −σ μ' F_n) and the rates of (s, u_t, u3).
+struct BilliardContactForces {
+  double f_n;        // normal force along c2 [N]
+  double f_t;        // friction along c1 [N]
+  double f_t_roll;   // friction that rolling would need [N]
+  double slip;       // u_s = u_t + b u3, contact point relative to the wall [m/s]
+  double foot_rate;  // ds/dt [m/s]
+  double u_t_rate;   // du_t/dt [m/s²]
+  double spin_rate;  // du3/dt [rad/s²]
+  bool determined;   // the centre's offset curve is regular (1 − κ b > 0)
+};
+BilliardContactForces billiard_contact_forces(const BilliardModel& m, const BilliardOnSurface& c,
+                                              double t, BilliardContactMode mode, double sigma);
+
+// Lab state (q1, q2, v1, v2, u3) → the surface's coordinates: the centre is projected onto the
+// offset curve through the closest point and the relative normal velocity is dropped.
+BilliardOnSurface billiard_to_surface(const BilliardModel& m, Surface s, double t,
+                                      const State& y);
+// The surface's coordinates → the lab state (q1, q2, v1, v2, u3).
+State billiard_from_surface(const BilliardModel& m, double t, const BilliardOnSurface& c);
+
+// The mode a contact takes at t (docs/billiard.md): with zero slip it rolls if the rolling
+// friction lies in the static cone, else slides the way the forces drive it; with slip it
+// slides against the slip; with F_n <= 0 it lifts off; with 1 − κ b <= 0 it is undetermined.
+struct BilliardContactChoice {
+  bool in_contact;             // roll or slide; else `end` says why not
+  BilliardContactMode mode;
+  double sigma;                // sense of the slip when sliding (±1)
+  BilliardContactEnd end;      // liftoff or undetermined when !in_contact
+};
+BilliardContactChoice billiard_contact_mode(const BilliardModel& m, const BilliardOnSurface& c,
+                                            double t, bool zero_slip);
+
+// Integrates one contact mode from (t, c) towards t_end on the shared EventIntegrator; stops
+// at the first event (lift-off, slip or stick, wedge corner, another surface's gap closing)
+// or at t_end (returning nothing). `other` receives the index in surfaces() of a surface hit.
+std::optional<BilliardContactEnd> billiard_contact_advance(const BilliardModel& m,
+                                                           BilliardOnSurface& c,
+                                                           BilliardContactMode mode, double sigma,
+                                                           double& t, double t_end, int& other);
+
+struct BilliardContactPhase {
+  int episode;              // which accumulation (Zeno switch) led to it, from 0
+  Surface surface;
+  BilliardContactMode mode;
+  BilliardContactEnd end;
+  double t_start, t_end;    // [s]
+  double q1_start, q2_start, q1_end, q2_end;  // centre [m]
+  double f_n_end;           // normal force at the end [N]
+};
+
 enum class BilliardStatus { completed, max_time, zeno, penetrated, non_finite };
 const char* status_name(BilliardStatus s);
 
@@ -174,12 +250,18 @@ struct BilliardResult {
   long long low_velocity = 0;   // impacts under the e = 1 rule
   long long sticking = 0;       // impacts that stuck
   long long ceiling_hits = 0;
-  double zeno_time = 0.0;       // when the accumulation was detected (status zeno) [s]
+  std::vector<BilliardContactPhase> contact_phases;
+  long long zeno_switches = 0;  // accumulations detected (each ends in a plastic impact)
+  long long liftoff_at_once = 0;  // plastic impacts after which F_n <= 0 (flight goes on)
+  double zeno_time = 0.0;       // when the first accumulation was detected [s]
   double zeno_q1 = 0.0, zeno_q2 = 0.0;
+  std::string fallback;         // status zeno: why persistent contact could not continue
 };
 
-// Runs from `init` until max_collisions impacts, max_time, or a clean stop (Zeno, a lost
-// event, a non-finite state). Never throws on numerical trouble: the status says.
+// Runs from `init` until max_collisions impacts, max_time, or a clean stop (an undetermined
+// contact, a lost event, a non-finite state). A ball placed on a surface (gap within 1e-9 b,
+// relative normal speed below zeno.min_speed) starts in persistent contact. Never throws on
+// numerical trouble: the status says.
 BilliardResult run_billiard(const BilliardModel& m, const BilliardInitial& init);
 
 // The "billiard" case of the CLI (src/impact/billiard_case.cpp).
