@@ -283,6 +283,15 @@ DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions&
       if (mode[i] == TipMode::open) {
         events.push_back({[&p, i](double tt, const State& yy) { return dimer_tip(p, tt, yy, i).d; },
                           Direction::falling});
+        // a tip that just left the plate (d ≈ 0, ḋ > 0) has its gap event unarmed (it starts
+        // on the far side); a hop shorter than one step would then sink into the plate
+        // unseen until the next pass. Stopping at the apex (ḋ = 0) arms it: past the apex
+        // the gap is positive, or the tip is still at the plate and lands plastically.
+        const TipKinematics k = dimer_tip(p, t, y, i);
+        if (k.d <= kGapTol && k.d_dot > 0.0)
+          events.push_back(
+              {[&p, i](double tt, const State& yy) { return dimer_tip(p, tt, yy, i).d_dot; },
+               Direction::falling});
         continue;
       }
       events.push_back({[&p, &mode, i](double tt, const State& yy) {

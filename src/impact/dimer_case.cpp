@@ -22,6 +22,8 @@ constexpr double kPi = 3.141592653589793238462643383280;
 constexpr double kDegree = kPi / 180.0;
 // Steel density of spec §1 [kg/m³], for the default sphere mass.
 constexpr double kSteelDensity = 7.8e3;
+// The glass density the paper states for Fig. 2 (spec §1; real glass is about 2.5e3) [kg/m³].
+constexpr double kGlassDensity = 1.0e3;
 // The largest time series we write [rows], and the impacts/phases listed in summary.json.
 constexpr double kMaxSamples = 1e7;
 constexpr std::size_t kMaxListed = 2000;
@@ -35,9 +37,11 @@ struct SweepPoint {
 class DimerCase : public ImpactCase {
  public:
   DimerCase(DimerParams p, double gamma, double frequency, double h0, double theta0,
-            DimerRunOptions o, std::vector<double> sweep_ar, std::vector<double> sweep_f)
+            DimerRunOptions o, std::vector<double> sweep_ar, std::vector<double> sweep_f,
+            double rod_line_density)
       : p_(p), gamma_(gamma), frequency_(frequency), h0_(h0), theta0_(theta0), o_(o),
-        sweep_ar_(std::move(sweep_ar)), sweep_f_(std::move(sweep_f)) {}
+        sweep_ar_(std::move(sweep_ar)), sweep_f_(std::move(sweep_f)),
+        rod_line_density_(rod_line_density) {}
 
   void describe(std::ostream& out) const override {
     const DimerBCoefficients b = dimer_b_coefficients(p_, 0.0);
@@ -174,6 +178,8 @@ class DimerCase : public ImpactCase {
       DimerParams p = p_;
       DimerRunOptions o = o_;
       p.l = 2.0 * (points[k].aspect_ratio - 1.0) * p.r;
+      // a rod given by its diameter keeps its cross-section: its mass follows its length
+      if (rod_line_density_ > 0.0) p.m_r = rod_line_density_ * (p.l - 2.0 * p.r);
       p.omega = 2.0 * kPi * points[k].frequency;
       p.amplitude = gamma_ * p.g / (p.omega * p.omega);
       const double scale = frequency_ / points[k].frequency;
@@ -297,6 +303,7 @@ class DimerCase : public ImpactCase {
   DimerRunOptions o_;
   std::vector<double> sweep_ar_;
   std::vector<double> sweep_f_;
+  double rod_line_density_;  // ρ π d²/4 of a rod given by its diameter, else 0 [kg/m]
 };
 
 // A non-empty list of numbers each > lower (aspect ratios > 1, frequencies > 0).
@@ -325,10 +332,13 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
 
   // the body (spec §1): r = 4.75 mm is inferred [D], m_b from steel density, rod mass unknown
   const JsonObject body = root.object("dimer");
-  body.allow_only({"aspect_ratio", "l", "radius", "sphere_mass", "rod_mass"});
+  body.allow_only(
+      {"aspect_ratio", "l", "radius", "sphere_mass", "rod_mass", "rod_diameter", "rod_density"});
   p.r = body.number_or("radius", 4.75e-3, Bound::positive);
   p.m_b = body.number_or("sphere_mass", kSteelDensity * 4.0 / 3.0 * kPi * p.r * p.r * p.r,
                          Bound::positive);
+  if (body.has("rod_mass") && body.has("rod_diameter"))
+    body.fail("rod_diameter", "give either rod_mass or rod_diameter, not both");
   p.m_r = body.number_or("rod_mass", 0.0, Bound::non_negative);
   if (body.has("aspect_ratio") && body.has("l"))
     body.fail("l", "give either aspect_ratio or l, not both");
@@ -341,6 +351,18 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
     const double ar = body.number("aspect_ratio", Bound::positive);
     if (!(ar > 2.0)) body.fail("aspect_ratio", "must be > 2 (Ar = 1 + l/(2r), l > 2r)");
     p.l = 2.0 * (ar - 1.0) * p.r;
+  }
+  // or the rod by its cross-section: m_r = ρ π d²/4 (l − 2r); the paper names a glass rod of
+  // ρ = 1.0e3 kg/m³ (sic) but not its diameter (docs/dimer.md, "rod")
+  double rod_line_density = 0.0;
+  if (body.has("rod_density") && !body.has("rod_diameter"))
+    body.fail("rod_density", "needs rod_diameter");
+  if (body.has("rod_diameter")) {
+    const double d = body.number("rod_diameter", Bound::non_negative);
+    const double rho = body.number_or("rod_density", kGlassDensity, Bound::positive);
+    if (!(d < 2.0 * p.r)) body.fail("rod_diameter", "must be < the sphere diameter");
+    rod_line_density = rho * kPi * d * d / 4.0;
+    p.m_r = rod_line_density * (p.l - 2.0 * p.r);
   }
 
   // the plate (spec §1): ω = 2πf (erratum 1), A = Γ g/ω², α = π/2 gives y_p = −A sin ωt
@@ -427,7 +449,7 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
     sweep_f = number_list(sweep, "frequencies", 0.0);
   }
   return std::make_unique<DimerCase>(p, gamma, frequency, h0, theta0, o, std::move(sweep_ar),
-                                     std::move(sweep_f));
+                                     std::move(sweep_f), rod_line_density);
 }
 
 }  // namespace granular::impact
