@@ -31,8 +31,10 @@ bool cuda_backend_built();
 // True when this build has the CUDA backend and a device is present.
 bool cuda_device_available();
 
-// The CUDA backend (kernels/cuda_backend.cu): the same step stages launched on the device.
-// Throws std::runtime_error when the build has no CUDA or no device is present.
-std::unique_ptr<Backend> make_cuda_backend();
+// The CUDA backend (kernels/cuda_backend.cu): the same step stages launched on the device, a
+// block per packing; when some packing has more than `large_packing` disks, a thread per disk
+// across the whole grid (kernels/cuda_grid_path.cu). Throws std::runtime_error when the build
+// has no CUDA or no device is present.
+std::unique_ptr<Backend> make_cuda_backend(int large_packing = 2048);
 
 }  // namespace granular::md

@@ -23,12 +23,18 @@ struct Cuda {
   static bool available() { return cuda_device_available(); }
 };
 
+// The grid-wide path of large packings, forced on these small ones.
+struct CudaGridWide {
+  static std::unique_ptr<Backend> make() { return make_cuda_backend(0); }
+  static bool available() { return cuda_device_available(); }
+};
+
 // Three vibrated packings of 30 disks, stepped on the backend under test and on the 1-thread
 // CPU reference: the trajectories must agree bitwise (same step functions, same order of
 // every sum).
 template <class B>
 class BackendTest : public ::testing::Test {};
-using Backends = ::testing::Types<Cpu, Cuda>;
+using Backends = ::testing::Types<Cpu, Cuda, CudaGridWide>;
 TYPED_TEST_SUITE(BackendTest, Backends);
 
 struct Run {
