@@ -11,6 +11,8 @@ namespace {
 const double kPi = 3.141592653589793238462643383280;
 
 const std::vector<std::string> kModels = {"packing_ensemble", "collision"};
+// Most disks one run may hold (state ~1 kB per disk: 10^8 disks ~ 100 GB would not fit anyway).
+constexpr long long kMaxDisks = 100000000;
 const std::vector<std::string> kSchemes = {"gear5", "velocity_verlet"};
 const std::vector<std::string> kKinds = {"disk_wall", "disk_disk"};
 
@@ -99,8 +101,10 @@ std::vector<Species> read_species(const JsonObject& packing) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     JsonObject s(list[i], packing.file(), ptr + "/" + std::to_string(i));
     s.allow_only({"radius", "count"});
-    species.push_back({s.number("radius", Bound::positive),
-                       static_cast<int>(s.integer("count", 1))});
+    const double radius = s.number("radius", Bound::positive);
+    const long long count = s.integer("count", 1);
+    if (count > kMaxDisks) s.fail("count", "must be <= " + std::to_string(kMaxDisks));
+    species.push_back({radius, static_cast<int>(count)});
   }
   return species;
 }
@@ -148,7 +152,15 @@ LoadedCase load_ensemble(JsonObject root) {
   // ensemble size
   const JsonObject ensemble = root.object_or_empty("ensemble");
   ensemble.allow_only({"packings_per_gamma"});
-  c.packings_per_gamma = static_cast<int>(ensemble.integer_or("packings_per_gamma", 1, 1));
+  const long long per_gamma = ensemble.integer_or("packings_per_gamma", 1, 1);
+  const double total_disks = static_cast<double>(radii.size()) * static_cast<double>(per_gamma) *
+                             static_cast<double>(c.gamma_values.size());
+  if (total_disks > kMaxDisks) {
+    ensemble.fail("packings_per_gamma",
+                  "the run would hold " + format_number(total_disks) + " disks, more than " +
+                      std::to_string(kMaxDisks) + " (about 1 kB each)");
+  }
+  c.packings_per_gamma = static_cast<int>(per_gamma);
 
   // time step: the shortest collision over the disks of this case, and the stability limit
   const JsonObject integrator = root.object_or_empty("integrator");

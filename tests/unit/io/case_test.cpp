@@ -247,6 +247,11 @@ TEST(CaseErrors, ExactPointers) {
               "dimer, pendulum, prism)");
   EXPECT_EQ(load_error(with(good, [](json& d) { d.erase("model"); })),
             f + "/model: required key is missing");
+  EXPECT_EQ(load_error(with(good, [](json& d) { d["packing"]["species"][0]["count"] = 200000000; })),
+            f + "/packing/species/0/count: must be <= 100000000");
+  EXPECT_NE(load_error(with(good, [](json& d) { d["ensemble"]["packings_per_gamma"] = 10000000; }))
+                .find(f + "/ensemble/packings_per_gamma: the run would hold "),
+            std::string::npos);
   EXPECT_EQ(load_error(with(good, [](json& d) { d["run"]["sample_interval"] = 1.0; })),
             f + "/run/sample_interval: 1 s is longer than measure_time (0.1 s)");
   EXPECT_EQ(load_error(json::array()), "cases/x.json: the case must be a JSON object");
