@@ -1,7 +1,10 @@
 // The `granular` command: run or validate a JSON case. Exit codes: 0 success, 2 bad input
-// (case, option, command; nothing is created), 1 unexpected failure during a run.
+// (case, option, command, nothing to resume; nothing is created), 1 unexpected failure or an
+// interrupt during a run.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -15,6 +18,7 @@
 #include "granular/io/output.hpp"
 #include "granular/io/run_case.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/checkpoint.hpp"
 
 namespace {
 
@@ -28,8 +32,8 @@ constexpr int kBadInput = 2;
 constexpr double kPi = 3.141592653589793238462643383280;
 
 const char* const kUsage =
-    "usage: granular run CASE.json [--out DIR] [--threads N] [--backend cpu|cuda]\n"
-    "                    [--set /json/pointer=value]...\n"
+    "usage: granular run CASE.json [--out DIR] [--threads N] [--backend cpu|cuda] [--resume]\n"
+    "                    [--checkpoint-interval S] [--set /json/pointer=value]...\n"
     "       granular validate CASE.json [--set /json/pointer=value]...\n"
     "       granular --help | --version\n";
 
@@ -43,10 +47,16 @@ const char* const kHelp =
     "  --out DIR               output folder (default: out/<case file stem>)\n"
     "  --threads N             worker threads, N >= 1 (default: the OpenMP default)\n"
     "  --backend cpu|cuda      where packing ensembles run (default: cpu); cuda needs a device\n"
+    "  --resume                continue the packing ensemble run in DIR from DIR/checkpoint.bin\n"
+    "                          (same case and backend); without it a checkpoint is overwritten\n"
+    "  --checkpoint-interval S seconds of wall time between checkpoints of a packing ensemble\n"
+    "                          run (default: 600; 0: none). Ctrl-C or SIGTERM also writes one\n"
+    "                          and stops; the checkpoint is removed once summary.json is written\n"
     "  --set /pointer=value    override one key of the case before validation; value is JSON\n"
     "                          when it parses, else a string; null removes the key (repeatable)\n"
     "\n"
-    "exit codes: 0 success, 1 failure during a run, 2 bad input (nothing is created)\n"
+    "exit codes: 0 success, 1 failure or interrupt during a run, 2 bad input (nothing is\n"
+    "            created)\n"
     "case files: docs/cases.md\n";
 
 // A bad command line: the message, then the usage line.
@@ -60,8 +70,19 @@ struct Options {
   std::string out;      // empty: out/<stem>
   int threads = 0;      // 0: OpenMP default
   std::string backend = "cpu";
+  bool resume = false;                 // continue from DIR/checkpoint.bin
+  double checkpoint_interval = 600.0;  // [s] of wall time; 0: no checkpoints
   std::vector<std::string> sets;
 };
+
+// Set by SIGINT or SIGTERM: the ensemble run writes a checkpoint at the next chunk and stops.
+volatile std::sig_atomic_t g_stop = 0;
+
+extern "C" void request_stop(int signal) {
+  g_stop = 1;
+  // a second signal ends the process at once
+  std::signal(signal, SIG_DFL);
+}
 
 int parse_threads(const std::string& text) {
   std::size_t used = 0;
@@ -74,6 +95,19 @@ int parse_threads(const std::string& text) {
   if (used != text.size() || text.empty() || n < 1 || n > 4096)
     throw UsageError{"--threads: expected an integer from 1 to 4096, got \"" + text + "\""};
   return static_cast<int>(n);
+}
+
+double parse_seconds(const std::string& text) {
+  std::size_t used = 0;
+  double s = -1.0;
+  try {
+    s = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || !std::isfinite(s) || s < 0.0)
+    throw UsageError{"--checkpoint-interval: expected seconds >= 0, got \"" + text + "\""};
+  return s;
 }
 
 Options parse_options(const std::vector<std::string>& args) {
@@ -103,6 +137,10 @@ Options parse_options(const std::vector<std::string>& args) {
     } else if (run && take("--out", value)) {
       if (value.empty()) throw UsageError{"--out: missing value"};
       o.out = value;
+    } else if (run && a == "--resume") {
+      o.resume = true;
+    } else if (run && take("--checkpoint-interval", value)) {
+      o.checkpoint_interval = parse_seconds(value);
     } else if (run && take("--threads", value)) {
       o.threads = parse_threads(value);
     } else if (run && take("--backend", value)) {
@@ -216,6 +254,29 @@ int validate(const Options& o) {
   return kSuccess;
 }
 
+// --resume needs a checkpoint of this case, made on this backend, in the output folder.
+void check_resume(const Options& o, const LoadedCase& lc, const fs::path& out) {
+  if (!std::holds_alternative<granular::md::EnsembleCase>(lc.spec))
+    throw CaseError("", "--resume", "only packing_ensemble runs write checkpoints");
+  const fs::path path = granular::io::checkpoint_path(out);
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw CaseError(path.string(), "", "no checkpoint to resume from (run without --resume)");
+  granular::md::CheckpointHeader h;
+  try {
+    h = granular::md::read_checkpoint_header(path);
+  } catch (const std::runtime_error& e) {
+    throw CaseError("", "", e.what());
+  }
+  if (h.fingerprint != granular::io::case_fingerprint(lc.echo))
+    throw CaseError(path.string(), "",
+                    "made by a different case (its case echo differs; run without --resume to "
+                    "start afresh)");
+  if (h.backend != o.backend)
+    throw CaseError(path.string(), "",
+                    "made by the " + h.backend + " backend; resume with --backend " + h.backend);
+}
+
 int run(const Options& o) {
   // everything is checked before anything is created
   const LoadedCase lc = granular::io::load_case(o.case_path, o.sets);
@@ -223,15 +284,30 @@ int run(const Options& o) {
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw CaseError("", "--out " + out.string(), "exists and is not a directory");
+  if (o.resume) check_resume(o, lc, out);
   for (const std::string& n : lc.notes) std::cerr << "note: " << n << "\n";
 
   fs::create_directories(out);
-  if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec))
-    granular::io::run_ensemble_case(*e, lc.echo, out, o.backend, o.threads, std::cout);
-  else if (const auto* c = std::get_if<granular::md::CollisionCase>(&lc.spec))
+  if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec)) {
+    // an interrupt stops the run at the next chunk with a checkpoint, so days of work survive
+    granular::io::EnsembleRunControl control;
+    control.resume = o.resume;
+    control.checkpoint_interval = o.checkpoint_interval;
+    control.stop = [] { return g_stop != 0; };
+    std::signal(SIGINT, request_stop);
+    std::signal(SIGTERM, request_stop);
+    if (!granular::io::run_ensemble_case(*e, lc.echo, out, o.backend, o.threads, std::cout,
+                                         control)) {
+      std::cerr << "granular: run interrupted; checkpoint in "
+                << granular::io::checkpoint_path(out).string()
+                << ": repeat the command with --resume to continue\n";
+      return kRunFailure;
+    }
+  } else if (const auto* c = std::get_if<granular::md::CollisionCase>(&lc.spec)) {
     granular::io::run_collision_case(*c, lc.echo, out, std::cout);
-  else
+  } else {
     std::get<std::shared_ptr<granular::impact::ImpactCase>>(lc.spec)->run(lc.echo, out, std::cout);
+  }
   std::cout << "outputs in " << out.string() << "\n";
   return kSuccess;
 }

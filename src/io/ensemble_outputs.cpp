@@ -1,9 +1,13 @@
 // io::run_ensemble_case: runs a packing ensemble on the CPU backend and writes its outputs
 // (docs/outputs.md): energy.csv and angles.csv streamed during the run, disks.csv, and last,
-// atomically, summary.json, whose presence marks a complete run.
+// atomically, summary.json, whose presence marks a complete run. checkpoint.bin is written at
+// chunk boundaries until then; it records the CSV sizes, so a resumed run cuts the CSVs back to
+// that point and appends exactly the rows the uninterrupted run would have written.
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,17 +19,41 @@
 #include "granular/io/output.hpp"
 #include "granular/io/run_case.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/checkpoint.hpp"
 #include "granular/md/ensemble_run.hpp"
 
 namespace granular::io {
 namespace {
 
-// A CSV file written row by row; numbers with %.10g (times and angles %.12g).
+// A CSV file written row by row; numbers with %.10g (times and angles %.12g). A resumed file
+// is cut back to the size a checkpoint recorded (`keep` bytes) and appended to.
 class CsvWriter {
  public:
-  CsvWriter(const std::filesystem::path& path, const char* header) : path_(path), out_(path) {
+  CsvWriter(const std::filesystem::path& path, const char* header,
+            std::optional<std::uint64_t> keep = std::nullopt)
+      : path_(path) {
+    if (keep) {
+      std::error_code ec;
+      const std::uintmax_t size = std::filesystem::file_size(path, ec);
+      if (ec || size < *keep) {
+        throw std::runtime_error(path.string() + ": " +
+                                 (ec ? std::string("missing") : std::to_string(size) + " bytes") +
+                                 ", the checkpoint needs its first " + std::to_string(*keep) +
+                                 " bytes; cannot resume");
+      }
+      std::filesystem::resize_file(path, *keep);
+      out_.open(path, std::ios::app);
+    } else {
+      out_.open(path);
+    }
     if (!out_) throw std::runtime_error(path.string() + ": cannot open for writing");
-    out_ << header << '\n';
+    if (!keep) out_ << header << '\n';
+  }
+  // Bytes written so far, flushed to the file first (a checkpoint records them).
+  std::uint64_t bytes() {
+    out_.flush();
+    if (!out_) throw std::runtime_error(path_.string() + ": write failed");
+    return std::filesystem::file_size(path_);
   }
   CsvWriter& num(double v, const char* format = "%.10g") {
     char text[40];
@@ -76,18 +104,52 @@ void print_table(const std::vector<md::GammaStats>& gammas, std::ostream& out) {
 
 }  // namespace
 
-void run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_echo,
+std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir) {
+  return out_dir / "checkpoint.bin";
+}
+
+std::string case_fingerprint(const nlohmann::json& case_echo) { return case_echo.dump(); }
+
+bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_echo,
                        const std::filesystem::path& out_dir, const std::string& backend_name,
-                       int threads, std::ostream& progress) {
+                       int threads, std::ostream& progress, const EnsembleRunControl& control) {
   const md::EnsembleModel& m = c.model;
   auto backend = backend_name == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
+  const std::filesystem::path checkpoint = checkpoint_path(out_dir);
+  const std::string fingerprint = case_fingerprint(case_echo);
+
+  // resume: the checkpoint of this case on this backend (another backend is not bitwise the
+  // same); a fresh run first removes what an earlier run left, so that a stale checkpoint or
+  // summary never sits next to new CSVs
+  std::optional<md::EnsembleCheckpoint> resume;
+  if (control.resume) {
+    resume = md::read_checkpoint(checkpoint, m, fingerprint);
+    if (resume->header.backend != backend->name()) {
+      throw std::runtime_error(checkpoint.string() + ": made by the " + resume->header.backend +
+                               " backend; resume with --backend " + resume->header.backend);
+    }
+    if (resume->header.stream_bytes.size() != 2) {
+      throw std::runtime_error(checkpoint.string() +
+                               ": damaged checkpoint (expected the sizes of 2 CSV files)");
+    }
+    progress << "resuming from " << checkpoint.string() << " at t = "
+             << format_value("%.6g", resume->state.time(m)) << " s\n";
+  } else {
+    std::filesystem::remove(checkpoint);
+    std::filesystem::remove(out_dir / "summary.json");
+  }
+  const auto keep = [&](std::size_t k) -> std::optional<std::uint64_t> {
+    if (!resume) return std::nullopt;
+    return resume->header.stream_bytes[k];
+  };
 
   // energy.csv: every packing at every chunk
   CsvWriter energy_csv(out_dir / "energy.csv",
                        "t,packing,gamma,kinetic,rotational,gravitational,elastic,skin,total,"
-                       "disk_contacts,wall_contacts");
+                       "disk_contacts,wall_contacts",
+                       keep(0));
   // angles.csv: θ of the first packing of every Γ only (all packings would be too large)
-  CsvWriter angles_csv(out_dir / "angles.csv", "t,gamma,packing,disk,theta");
+  CsvWriter angles_csv(out_dir / "angles.csv", "t,gamma,packing,disk,theta", keep(1));
 
   md::EnsembleObserver observer;
   observer.on_energy = [&](double t, md::RunPhase, const std::vector<md::PackingEnergy>& e) {
@@ -107,9 +169,27 @@ void run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
     }
   };
 
-  const md::EnsembleResult r = md::run_ensemble(c, *backend, observer, &progress);
+  // checkpoints: the CSVs are flushed first, so the sizes recorded cover every row written
+  md::EnsembleRunOptions options;
+  options.checkpoint_interval = control.checkpoint_interval;
+  options.stop = control.stop;
+  options.resume = resume ? &*resume : nullptr;
+  options.on_checkpoint = [&](const md::RunPosition& position, const md::EnsembleState& s,
+                              const std::vector<md::RotationStats>& rotation) {
+    const md::CheckpointHeader header{fingerprint, backend->name(),
+                                      {energy_csv.bytes(), angles_csv.bytes()}, position};
+    md::write_checkpoint(checkpoint, header, s, rotation);
+  };
+
+  const md::EnsembleResult r = md::run_ensemble(c, *backend, observer, &progress, options);
   energy_csv.close();
   angles_csv.close();
+  if (!r.complete) {
+    const double t = -c.schedule.settle_time + static_cast<double>(r.steps) * r.dt;
+    progress << "stopped at t = " << format_value("%.6g", t) << " s; checkpoint in "
+             << checkpoint.string() << "\n";
+    return false;
+  }
 
   // the Γ table and the packings that were left out
   print_table(r.gammas, progress);
@@ -179,6 +259,12 @@ void run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
 #endif
   j["backend"] = r.backend;
   write_json_atomic(out_dir / "summary.json", j);
+
+  // summary.json is now the finished result; the checkpoint has served
+  std::error_code ec;
+  std::filesystem::remove(checkpoint, ec);
+  if (ec) progress << checkpoint.string() << ": cannot remove: " << ec.message() << "\n";
+  return true;
 }
 
 }  // namespace granular::io

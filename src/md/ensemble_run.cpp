@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "granular/md/packing.hpp"
 
@@ -41,6 +42,33 @@ void build_layouts(const EnsembleModel& m, std::vector<double>& x, std::vector<d
     const PackingLayout layout = advancing_front(radii, m.packings[p].box_width, m.packings[p].seed);
     x.insert(x.end(), layout.x.begin(), layout.x.end());
     y.insert(y.end(), layout.y.begin(), layout.y.end());
+  }
+}
+
+// A checkpoint fits the case when its arrays have the model's sizes and its position lies on
+// the case's schedule: read_checkpoint checks the file, this the struct handed to the run.
+template <class PhaseSteps>
+void check_resume(const EnsembleCase& c, const EnsembleCheckpoint& r, std::int64_t total_steps,
+                  PhaseSteps phase_steps) {
+  const EnsembleModel& m = c.model;
+  const RunPosition& pos = r.header.position;
+  const auto fail = [](const std::string& what) {
+    throw std::invalid_argument("run_ensemble: the checkpoint to resume " + what);
+  };
+  const std::size_t n = static_cast<std::size_t>(m.n_disks());
+  if (r.state.x.size() != n || r.rotation.size() != n ||
+      r.state.status.size() != static_cast<std::size_t>(m.n_packings())) {
+    fail("has other array sizes than the case");
+  }
+  if (pos.phase < 0 || pos.phase > 2 || pos.phase_steps_left < 0 ||
+      pos.phase_steps_left > phase_steps(pos.phase)) {
+    fail("is at a position outside the case's schedule");
+  }
+  std::int64_t expected = phase_steps(pos.phase) - pos.phase_steps_left;
+  for (int k = 0; k < pos.phase; ++k) expected += phase_steps(k);
+  if (pos.steps_done != expected || r.state.step != expected || expected >= total_steps ||
+      r.state.t0 != -c.schedule.settle_time) {
+    fail("does not lie on the case's schedule (another dt or run schedule)");
   }
 }
 
@@ -166,11 +194,13 @@ std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,
 }
 
 EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
-                            const EnsembleObserver& observer, std::ostream* progress) {
+                            const EnsembleObserver& observer, std::ostream* progress,
+                            const EnsembleRunOptions& options) {
   check_case(c);
   const EnsembleModel& m = c.model;
   const RunSchedule& sched = c.schedule;
   const Clock::time_point start = Clock::now();
+  const EnsembleCheckpoint* resume = options.resume;
 
   EnsembleResult result{};
   result.dt = m.dt;
@@ -179,7 +209,8 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   result.sample_interval = static_cast<double>(result.sample_steps) * m.dt;
   result.rotation.assign(m.n_disks(), RotationStats{});
 
-  // phases: settle and transient take round(time/dt) steps, the measurement whole chunks
+  // phases: settle and transient take round(time/dt) steps, the measurement whole chunks;
+  // phases[k] is RunPhase k, the index a checkpoint records
   const std::int64_t chunk = result.sample_steps;
   const std::int64_t settle_steps = std::max<std::int64_t>(0, std::llround(sched.settle_time / m.dt));
   const std::int64_t transient_steps =
@@ -194,11 +225,26 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
                 {RunPhase::measure, measure_chunks * chunk}};
   const std::int64_t total_steps = settle_steps + transient_steps + measure_chunks * chunk;
 
-  // build the packings and prime the accelerations
-  std::vector<double> x0, y0;
-  build_layouts(m, x0, y0);
-  EnsembleState s = make_state(m, x0, y0, -sched.settle_time);
-  backend.initialize(m, s);
+  // a fresh run builds the packings and primes the accelerations; a resumed one takes the
+  // checkpoint's state as it is (priming again would change the Gear derivatives)
+  EnsembleState s;
+  std::int64_t done = 0;
+  double wall_before = 0.0;  // wall time of the run before the checkpoint [s]
+  if (resume) {
+    check_resume(c, *resume, total_steps, [&](int k) { return phases[k].steps; });
+    s = resume->state;
+    result.rotation = resume->rotation;
+    const RunPosition& pos = resume->header.position;
+    done = pos.steps_done;
+    result.particle_steps = pos.particle_steps;
+    result.advance_time_s = pos.advance_time_s;
+    wall_before = pos.wall_time_s;
+  } else {
+    std::vector<double> x0, y0;
+    build_layouts(m, x0, y0);
+    s = make_state(m, x0, y0, -sched.settle_time);
+    backend.initialize(m, s);
+  }
 
   // energy time series of every packing
   std::vector<PackingEnergy> energy(m.n_packings());
@@ -211,15 +257,22 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
     sample_rotation(m, s, result.rotation);
     if (observer.on_sample) observer.on_sample(s.time(m), m, s);
   };
-  observe_energy(RunPhase::settle);
+  // a resumed run made these calls before its checkpoint
+  if (!resume) observe_energy(RunPhase::settle);
 
-  // advance chunk by chunk through the phases
+  // advance chunk by chunk through the phases, from the checkpoint's chunk when resuming
   ProgressReporter reporter(progress, total_steps);
-  reporter.update(RunPhase::settle, s.time(m), 0, 0.0, 0.0, true);
-  std::int64_t done = 0;
-  for (const auto& ph : phases) {
-    if (ph.phase == RunPhase::measure) observe_sample();
-    for (std::int64_t left = ph.steps; left > 0;) {
+  const int first_phase = resume ? resume->header.position.phase : 0;
+  reporter.update(phases[first_phase].phase, s.time(m), done, result.particle_steps,
+                  result.advance_time_s, true);
+  Clock::time_point last_checkpoint = Clock::now();
+  for (int k = first_phase; k < 3; ++k) {
+    const auto& ph = phases[k];
+    const bool resumed_phase = resume && k == first_phase;
+    // the measurement's first sample; a checkpoint inside the measurement comes after it
+    if (ph.phase == RunPhase::measure && !resumed_phase) observe_sample();
+    std::int64_t left = resumed_phase ? resume->header.position.phase_steps_left : ph.steps;
+    while (left > 0) {
       const std::int64_t steps = std::min(left, chunk);
       const double disks = healthy_disks(m, s);
       const Clock::time_point t_advance = Clock::now();
@@ -232,6 +285,28 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
       if (ph.phase == RunPhase::measure) observe_sample();
       reporter.update(ph.phase, s.time(m), done, result.particle_steps, result.advance_time_s,
                       done == total_steps);
+      if (done == total_steps) break;
+
+      // checkpoint when due or when stopping; a stopped run returns what it has
+      const bool stop = options.stop && options.stop();
+      const bool due = options.checkpoint_interval > 0.0 &&
+                       seconds_since(last_checkpoint) >= options.checkpoint_interval;
+      if (options.on_checkpoint && (stop || due)) {
+        const RunPosition pos{k,
+                              left,
+                              done,
+                              result.particle_steps,
+                              result.advance_time_s,
+                              wall_before + seconds_since(start)};
+        options.on_checkpoint(pos, s, result.rotation);
+        last_checkpoint = Clock::now();
+      }
+      if (stop) {
+        result.steps = done;
+        result.complete = false;
+        result.wall_time_s = wall_before + seconds_since(start);
+        return result;
+      }
     }
   }
   result.steps = done;
@@ -249,7 +324,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   }
   result.gammas = average_by_gamma(c, result.packings);
 
-  result.wall_time_s = seconds_since(start);
+  result.wall_time_s = wall_before + seconds_since(start);
   result.particle_steps_per_s =
       result.advance_time_s > 0.0 ? result.particle_steps / result.advance_time_s : 0.0;
   return result;

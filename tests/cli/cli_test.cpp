@@ -8,10 +8,13 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "granular/md/checkpoint.hpp"
 
 namespace {
 
@@ -183,6 +186,44 @@ TEST_F(Cli, CudaBackendWithoutDeviceIsBadInput) {
   EXPECT_EQ(gpu.code, 2);
   EXPECT_NE(gpu.err.find("--backend: expected cpu or cuda"), std::string::npos) << gpu.err;
   EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+}  // namespace
+
+namespace {
+
+// `--resume` needs this case's checkpoint in the output folder: without one, or with one of
+// another case, the run is bad input (exit 2, the checkpoint named) and creates nothing new.
+TEST_F(Cli, ResumeWithoutMatchingCheckpointIsBadInput) {
+  const std::string good = "'" + data_path("good_ensemble.json") + "'";
+  const Result none = granular("run " + good + " --out o --resume");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("o/checkpoint.bin: no checkpoint to resume from"), std::string::npos)
+      << none.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+
+  // an existing folder gains nothing; a checkpoint of another case is refused
+  fs::create_directories(dir_ / "o");
+  std::ofstream(dir_ / "o" / "energy.csv") << "t\n";
+  EXPECT_EQ(granular("run " + good + " --out o --resume").code, 2);
+  granular::md::write_checkpoint(dir_ / "o" / "checkpoint.bin",
+                                 {"{\"model\":\"other\"}", "cpu", {}, {}},
+                                 granular::md::EnsembleState{}, {});
+  const Result other = granular("run " + good + " --out o --resume");
+  EXPECT_EQ(other.code, 2);
+  EXPECT_NE(other.err.find("o/checkpoint.bin: made by a different case"), std::string::npos)
+      << other.err;
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir_ / "o")) names.push_back(e.path().filename());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"checkpoint.bin", "energy.csv"}));
+  EXPECT_EQ(slurp(dir_ / "o" / "energy.csv"), "t\n");
+
+  // a bad interval is a usage error
+  const Result bad = granular("run " + good + " --out o --checkpoint-interval -1");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--checkpoint-interval: expected seconds >= 0"), std::string::npos)
+      << bad.err;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #endif
 
 #include <filesystem>
+#include <functional>
 #include <ostream>
 #include <string>
 
@@ -17,13 +18,31 @@
 
 namespace granular::io {
 
+// Checkpointing of an ensemble run (docs/outputs.md, "checkpoint.bin").
+struct EnsembleRunControl {
+  // continue from out_dir/checkpoint.bin; false starts afresh and removes an old checkpoint
+  bool resume = false;
+  double checkpoint_interval = 600.0;  // wall time between checkpoints [s]; 0: none
+  // asked after every chunk; true writes a checkpoint and ends the run early (an interrupt)
+  std::function<bool()> stop;
+};
+
+// The checkpoint of an unfinished ensemble run in out_dir: out_dir/checkpoint.bin.
+std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir);
+
+// The fingerprint a checkpoint carries: the case as run, dumped.
+std::string case_fingerprint(const nlohmann::json& case_echo);
+
 // Runs a packing ensemble on `backend` ("cpu" with `threads` threads, <= 0: OpenMP default; or
-// "cuda") and
-// writes summary.json (atomically, last), the CSV time series and the per-disk table into
-// out_dir, which must exist. Progress lines go to `progress`. `case_echo` is the case as run.
-void run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_echo,
+// "cuda") and writes summary.json (atomically, last), the CSV time series and the per-disk
+// table into out_dir, which must exist. Progress lines go to `progress`. `case_echo` is the
+// case as run. Writes checkpoint.bin during the run and removes it once summary.json is
+// written. Returns false when control.stop ended the run early (a checkpoint was written and
+// the run can resume); throws std::runtime_error naming the file when resuming fails.
+bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_echo,
                        const std::filesystem::path& out_dir, const std::string& backend,
-                       int threads, std::ostream& progress);
+                       int threads, std::ostream& progress,
+                       const EnsembleRunControl& control = {});
 
 // Runs one collision and writes summary.json (measured and predicted e_n, e_t, t_c) and the
 // collision time series into out_dir, which must exist.

@@ -10,6 +10,11 @@
 // transient phases take round(time / dt) steps each (their last chunk may be shorter); the
 // measurement takes max(1, round(measure_time / (sample_steps·dt))) whole chunks and samples θ
 // at its start and after every chunk.
+//
+// Checkpoints (checkpoint.hpp): at chunk boundaries, every checkpoint_interval seconds of wall
+// time, the run hands its position, state and rotation accumulators to on_checkpoint; a run
+// started from such a checkpoint continues at that chunk and ends bitwise identical to the
+// uninterrupted run (same observables, same final state, the same observer calls after it).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "granular/md/backend.hpp"
+#include "granular/md/checkpoint.hpp"
 #include "granular/md/ensemble_case.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"
@@ -78,6 +84,8 @@ struct EnsembleResult {
   double advance_time_s;                // wall time spent in Backend::advance [s]
   double particle_steps_per_s;          // particle_steps / advance_time_s
   std::string backend;                  // Backend::name()
+  // false when `stop` ended the run early: then packings and gammas are empty
+  bool complete = true;
 };
 
 // Callbacks of a run; either may be empty.
@@ -90,13 +98,31 @@ struct EnsembleObserver {
   std::function<void(double t, const EnsembleModel& m, const EnsembleState& s)> on_sample;
 };
 
+// Checkpointing, resuming and stopping a run; the default runs straight through.
+struct EnsembleRunOptions {
+  // wall time between checkpoints [s]; 0 writes none (except when `stop` ends the run)
+  double checkpoint_interval = 600.0;
+  // receives the pieces of a checkpoint at a chunk boundary (write_checkpoint stores them);
+  // called after the chunk's observer calls, so streamed outputs are complete up to it
+  std::function<void(const RunPosition& position, const EnsembleState& s,
+                     const std::vector<RotationStats>& rotation)>
+      on_checkpoint;
+  // asked after every chunk; true ends the run there, with a checkpoint when on_checkpoint is
+  // set, and returns a result with complete = false (an interrupt, or a test stopping early)
+  std::function<bool()> stop;
+  // when set, the run continues from this checkpoint instead of building the packings; its
+  // state must have been made for this case (read_checkpoint checks)
+  const EnsembleCheckpoint* resume = nullptr;
+};
+
 // Runs the ensemble. `progress` (may be null) receives a line about every 5 % of the steps or
 // 10 s of wall time: phase, simulated time, percent, particle-steps/s.
 // Throws std::invalid_argument when the case is inconsistent (packing count vs the Γ sweep,
-// non-positive dt or sample_interval).
+// non-positive dt or sample_interval) or the checkpoint to resume does not fit it.
 EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
                             const EnsembleObserver& observer = {},
-                            std::ostream* progress = nullptr);
+                            std::ostream* progress = nullptr,
+                            const EnsembleRunOptions& options = {});
 
 // Per-Γ averages of the healthy packings (status 0) of `packings`, Γ-major as in the case.
 std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,

@@ -1,0 +1,72 @@
+// Checkpoints of an ensemble run: the state plus the run's position (ARCHITECTURE.md, "a
+// checkpoint is the state plus the time"), so that a resumed run reproduces the uninterrupted
+// one bitwise. run_ensemble hands out the pieces at chunk boundaries; its caller writes them
+// with write_checkpoint and reads them back with read_checkpoint.
+//
+// File format (host byte order, version 1), written atomically (temporary file, then rename):
+//   magic "GRANCKPT", u32 version, u32 sizes of double, ContactSlot, CellGrid and RotationStats
+//   string case fingerprint, string backend name, u64 vector of stream byte sizes
+//   RunPosition: i32 phase, i64 phase_steps_left, i64 steps_done, f64 particle_steps,
+//                f64 advance_time_s, f64 wall_time_s
+//   i64 state.step, f64 state.t0, then every array of EnsembleState as u64 count + raw bytes
+//   u64 count + raw bytes of the RotationStats, then the magic again as an end marker
+// (a string is a u64 length + bytes). Reading checks every part and throws a
+// std::runtime_error naming the file when anything does not match.
+#pragma once
+
+#include "granular/hd.hpp"
+#if !GRANULAR_HOST_ONLY
+#error "granular/md/checkpoint.hpp is host-only"
+#endif
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "granular/md/model.hpp"
+#include "granular/md/observables.hpp"
+#include "granular/md/state.hpp"
+
+namespace granular::md {
+
+// Where a run stands at a chunk boundary, besides the state.
+struct RunPosition {
+  int phase = 0;                      // RunPhase of the chunk just taken (0 settle, 1 transient, 2 measure)
+  std::int64_t phase_steps_left = 0;  // steps of that phase still to take
+  std::int64_t steps_done = 0;        // steps taken since the start of the run
+  double particle_steps = 0.0;        // as EnsembleResult::particle_steps so far
+  double advance_time_s = 0.0;        // wall time spent in Backend::advance so far [s]
+  double wall_time_s = 0.0;           // wall time of the run so far [s]
+};
+
+// Everything in a checkpoint file except the state and the rotation accumulators.
+struct CheckpointHeader {
+  std::string fingerprint;                  // identifies the case (e.g. the dumped case echo)
+  std::string backend;                      // Backend::name() of the run that wrote it
+  std::vector<std::uint64_t> stream_bytes;  // sizes of the caller's streamed files [bytes]
+  RunPosition position;
+};
+
+struct EnsembleCheckpoint {
+  CheckpointHeader header;
+  EnsembleState state;
+  std::vector<RotationStats> rotation;  // accumulators per disk (n_disks)
+};
+
+// Writes a checkpoint to `path` atomically. Throws std::runtime_error naming the path on failure.
+void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader& header,
+                      const EnsembleState& s, const std::vector<RotationStats>& rotation);
+
+// Reads only the header of the checkpoint at `path` (e.g. to compare its fingerprint before
+// anything is created). Throws std::runtime_error naming the file when it is missing, not a
+// checkpoint or of another version.
+CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
+
+// Reads the checkpoint at `path` for the model `m` and the case `fingerprint`. Throws
+// std::runtime_error naming the file when it was made by a different case, when an array has
+// another size than the model needs, or when the file is truncated or damaged.
+EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const EnsembleModel& m,
+                                   const std::string& fingerprint);
+
+}  // namespace granular::md

@@ -1,0 +1,234 @@
+#include "granular/md/checkpoint.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <type_traits>
+
+#include "granular/io/output.hpp"
+
+namespace granular::md {
+namespace {
+
+constexpr char magic[8] = {'G', 'R', 'A', 'N', 'C', 'K', 'P', 'T'};
+constexpr std::uint32_t version = 1;
+
+// Every array of the state with its name, in file order. One list for writing and reading, so
+// the two cannot drift apart.
+template <class State, class F>
+void for_each_array(State& s, F&& f) {
+  f("x", s.x);
+  f("y", s.y);
+  f("theta", s.theta);
+  f("vx", s.vx);
+  f("vy", s.vy);
+  f("omega", s.omega);
+  f("ax", s.ax);
+  f("ay", s.ay);
+  f("alpha", s.alpha);
+  f("gear_high", s.gear_high);
+  f("fx", s.fx);
+  f("fy", s.fy);
+  f("torque", s.torque);
+  f("neighbors", s.neighbors);
+  f("neighbor_count", s.neighbor_count);
+  f("neighbor_upper", s.neighbor_upper);
+  f("x_ref", s.x_ref);
+  f("y_ref", s.y_ref);
+  f("cell_offset", s.cell_offset);
+  f("cell_start", s.cell_start);
+  f("cell_disks", s.cell_disks);
+  f("grids", s.grids);
+  f("contacts", s.contacts);
+  f("walls", s.walls);
+  f("slots_used", s.slots_used);
+  f("contact_mask", s.contact_mask);
+  f("status", s.status);
+  f("rebuild_count", s.rebuild_count);
+}
+
+// The element sizes a file must agree on: a build with another layout reads garbage otherwise.
+constexpr std::uint32_t layout[] = {sizeof(double), sizeof(ContactSlot), sizeof(CellGrid),
+                                    sizeof(RotationStats)};
+
+static_assert(std::is_trivially_copyable_v<ContactSlot> && std::is_trivially_copyable_v<CellGrid> &&
+                  std::is_trivially_copyable_v<RotationStats>,
+              "checkpoints store these as raw bytes");
+
+// Appends plain values and arrays to a byte buffer.
+class Writer {
+ public:
+  template <class T>
+  void value(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    bytes_.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  void text(const std::string& s) {
+    value(static_cast<std::uint64_t>(s.size()));
+    bytes_.append(s);
+  }
+  template <class T>
+  void array(const std::vector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    value(static_cast<std::uint64_t>(v.size()));
+    bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+  }
+  void raw(const char* data, std::size_t n) { bytes_.append(data, n); }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+// Reads plain values and arrays back; every shortfall is an error naming the file.
+class Reader {
+ public:
+  explicit Reader(const std::filesystem::path& path) : path_(path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail("no checkpoint (cannot open)");
+    bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) fail("cannot read");
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error(path_.string() + ": " + what);
+  }
+
+  const char* take(std::size_t n) {
+    if (n > bytes_.size() - pos_) fail("truncated checkpoint (the file ends early)");
+    const char* p = bytes_.data() + pos_;
+    pos_ += n;
+    return p;
+  }
+  template <class T>
+  T value() {
+    T v;
+    std::memcpy(&v, take(sizeof v), sizeof v);
+    return v;
+  }
+  std::string text() {
+    const auto n = value<std::uint64_t>();
+    if (n > bytes_.size()) fail("truncated checkpoint (the file ends early)");
+    return std::string(take(n), n);
+  }
+  std::vector<std::uint64_t> counts() {
+    const auto n = value<std::uint64_t>();
+    if (n > bytes_.size() / sizeof(std::uint64_t)) fail("truncated checkpoint (the file ends early)");
+    std::vector<std::uint64_t> v(n);
+    std::memcpy(v.data(), take(n * sizeof(std::uint64_t)), n * sizeof(std::uint64_t));
+    return v;
+  }
+  // Fills `v`, whose size the model fixes; a different count in the file is an error.
+  template <class T>
+  void array(const char* name, std::vector<T>& v) {
+    const auto n = value<std::uint64_t>();
+    if (n != v.size()) {
+      fail(std::string("array ") + name + " has " + std::to_string(n) +
+           " elements, the case needs " + std::to_string(v.size()) + " (made by a different case)");
+    }
+    std::memcpy(static_cast<void*>(v.data()), take(n * sizeof(T)), n * sizeof(T));
+  }
+  bool at_end() const { return pos_ == bytes_.size(); }
+
+ private:
+  std::filesystem::path path_;
+  std::string bytes_;
+  std::size_t pos_ = 0;
+};
+
+CheckpointHeader read_header(Reader& in) {
+  if (std::memcmp(in.take(sizeof magic), magic, sizeof magic) != 0) {
+    in.fail("not a granular checkpoint");
+  }
+  const auto v = in.value<std::uint32_t>();
+  if (v != version) {
+    in.fail("checkpoint version " + std::to_string(v) + ", this build reads version " +
+            std::to_string(version));
+  }
+  for (std::uint32_t size : layout) {
+    if (in.value<std::uint32_t>() != size) in.fail("written by a build with other data layouts");
+  }
+  CheckpointHeader h;
+  h.fingerprint = in.text();
+  h.backend = in.text();
+  h.stream_bytes = in.counts();
+  RunPosition& p = h.position;
+  p.phase = in.value<int>();
+  p.phase_steps_left = in.value<std::int64_t>();
+  p.steps_done = in.value<std::int64_t>();
+  p.particle_steps = in.value<double>();
+  p.advance_time_s = in.value<double>();
+  p.wall_time_s = in.value<double>();
+  if (p.phase < 0 || p.phase > 2 || p.phase_steps_left < 0 || p.steps_done < 0) {
+    in.fail("damaged checkpoint (run position out of range)");
+  }
+  return h;
+}
+
+}  // namespace
+
+void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader& header,
+                      const EnsembleState& s, const std::vector<RotationStats>& rotation) {
+  Writer out;
+  out.raw(magic, sizeof magic);
+  out.value(version);
+  for (std::uint32_t size : layout) out.value(size);
+  out.text(header.fingerprint);
+  out.text(header.backend);
+  out.array(header.stream_bytes);
+  const RunPosition& p = header.position;
+  out.value(p.phase);
+  out.value(p.phase_steps_left);
+  out.value(p.steps_done);
+  out.value(p.particle_steps);
+  out.value(p.advance_time_s);
+  out.value(p.wall_time_s);
+
+  // the state, then the rotation accumulators
+  out.value(s.step);
+  out.value(s.t0);
+  std::size_t array_bytes = 0;
+  for_each_array(s, [&](const char*, const auto& v) {
+    out.array(v);
+    array_bytes += v.size() * sizeof(v[0]);
+  });
+  // an array added to the state but not to for_each_array would be lost on resume
+  if (array_bytes != state_bytes(s)) {
+    throw std::logic_error("write_checkpoint: for_each_array misses an array of EnsembleState");
+  }
+  out.array(rotation);
+  out.raw(magic, sizeof magic);
+  io::write_file_atomic(path, out.bytes());
+}
+
+CheckpointHeader read_checkpoint_header(const std::filesystem::path& path) {
+  Reader in(path);
+  return read_header(in);
+}
+
+EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const EnsembleModel& m,
+                                   const std::string& fingerprint) {
+  Reader in(path);
+  EnsembleCheckpoint c;
+  c.header = read_header(in);
+  if (c.header.fingerprint != fingerprint) in.fail("made by a different case");
+
+  // arrays sized as the model needs them, then filled from the file
+  const std::vector<double> zeros(m.n_disks(), 0.0);
+  c.state = make_state(m, zeros, zeros, 0.0);
+  c.state.step = in.value<std::int64_t>();
+  c.state.t0 = in.value<double>();
+  for_each_array(c.state, [&](const char* name, auto& v) { in.array(name, v); });
+  c.rotation.resize(m.n_disks());
+  in.array("rotation", c.rotation);
+  if (std::memcmp(in.take(sizeof magic), magic, sizeof magic) != 0 || !in.at_end()) {
+    in.fail("damaged checkpoint (bad end marker)");
+  }
+  if (c.state.step != c.header.position.steps_done) {
+    in.fail("damaged checkpoint (state step and run position disagree)");
+  }
+  return c;
+}
+
+}  // namespace granular::md
