@@ -13,40 +13,16 @@
 
 #include "granular/io/run_case.hpp"
 #include "granular/md/backend.hpp"
+#include "../support/tiny_ensemble.hpp"
 #include "granular/md/ensemble_run.hpp"
 
 namespace granular::md {
 namespace {
 
-constexpr int disks_per_packing = 12;
+constexpr int disks_per_packing = test::tiny_disks_per_packing;
 
 EnsembleCase tiny_case() {
-  EnsembleCase c;
-  c.gamma_values = {0.5, 2.0};
-  c.packings_per_gamma = 2;
-  c.schedule = {0.3, 0.1, 0.2, 0.01};  // settle, transient, measure, sample interval [s]
-  EnsembleModel& m = c.model;
-  m.integrator = Integrator::gear5;
-  m.dt = 1e-5;
-  m.neighbor.skin = 0.004;
-  std::vector<double> radii;
-  for (double r : {0.015, 0.02, 0.025}) radii.insert(radii.end(), disks_per_packing / 3, r);
-  const double omega = 2.0 * M_PI * 80.0;
-  for (std::size_t g = 0; g < c.gamma_values.size(); ++g) {
-    for (int r = 0; r < c.packings_per_gamma; ++r) {
-      PackingParams pp{};
-      pp.box_width = 0.15;
-      pp.gravity = 9.8;
-      pp.drive_omega = omega;
-      pp.gamma = c.gamma_values[g];
-      pp.drive_amplitude = pp.gamma * pp.gravity / (omega * omega);
-      pp.disk_disk = {1e4, 7.7e3, 0.1, 0.1};
-      pp.disk_wall = pp.disk_disk;
-      pp.seed = 1000 + r;
-      m.add_packing(pp, radii, c.areal_density);
-    }
-  }
-  return c;
+  return test::tiny_ensemble_case({0.3, 0.1, 0.2, 0.01});  // settle, transient, measure, sample [s]
 }
 
 TEST(EnsembleRun, TinyEnsembleIsHealthyAndFinite) {
