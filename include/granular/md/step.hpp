@@ -426,9 +426,23 @@ GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, double t_end)
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
   bool moved = false;
-  for (int i = first; i < last; ++i) {
-    predict_disk(v, i);
-    moved = moved_beyond_half_skin(v, i) || moved;
+  if (v.integrator == Integrator::velocity_verlet) {
+    // one coordinate per loop over restrict pointers: the compiler vectorizes these
+    double* __restrict__ q[3] = {v.x, v.y, v.theta};
+    double* __restrict__ u[3] = {v.vx, v.vy, v.omega};
+    const double* __restrict__ a[3] = {v.ax, v.ay, v.alpha};
+    for (int c = 0; c < 3; ++c) {
+      double* __restrict__ qc = q[c];
+      double* __restrict__ uc = u[c];
+      const double* __restrict__ ac = a[c];
+      for (int i = first; i < last; ++i) verlet_predict(v.dt, qc[i], uc[i], ac[i]);
+    }
+    for (int i = first; i < last; ++i) moved = moved_beyond_half_skin(v, i) || moved;
+  } else {
+    for (int i = first; i < last; ++i) {
+      predict_disk(v, i);
+      moved = moved_beyond_half_skin(v, i) || moved;
+    }
   }
   if (moved) rebuild_neighbors(v, p);
   if (!pair_forces_pairwise(v, p)) v.status[p] |= status_contact_overflow;
