@@ -202,13 +202,11 @@ TEST(StepForceSchedules, PerDiskAndPairwiseAgreeBitwise) {
   EXPECT_GT(compared_contacts, 300);
 }
 
-// The CUDA kernel's stage order (kernels/cuda_backend.cu), run serially on the host: predict
-// every disk, rebuild when any moved beyond half the skin, per-disk forces with full lists,
-// correct. A whole trajectory must equal the CPU backend's pairwise schedule bitwise, so the
-// device path is exercised here except for its concurrency.
-TEST(StepForceSchedules, KernelStageOrderReproducesTheCpuTrajectory) {
+void kernel_stage_order_matches_cpu(Integrator integrator) {
   Ensemble cpu = make_ensemble({1, 4}, 0.004, 24);
   Ensemble emulated = make_ensemble({1, 4}, 0.004, 24);
+  cpu.model.integrator = integrator;
+  emulated.model.integrator = integrator;
   auto backend = make_cpu_backend(1);
   backend->initialize(cpu.model, cpu.state);
   backend->initialize(emulated.model, emulated.state);
@@ -242,6 +240,18 @@ TEST(StepForceSchedules, KernelStageOrderReproducesTheCpuTrajectory) {
   }
   EXPECT_EQ(cpu.state.rebuild_count, emulated.state.rebuild_count);
 }
+
+// The CUDA kernel's stage order (kernels/cuda_backend.cu), run serially on the host: predict
+// every disk, rebuild when any moved beyond half the skin, per-disk forces with full lists,
+// correct. A whole trajectory must equal the CPU backend's pairwise schedule bitwise, so the
+// device path is exercised here except for its concurrency.
+TEST(StepForceSchedules, KernelStageOrderReproducesTheCpuTrajectory) {
+  for (Integrator integrator : {Integrator::gear5, Integrator::velocity_verlet}) {
+    SCOPED_TRACE(integrator == Integrator::gear5 ? "gear5" : "velocity_verlet");
+    kernel_stage_order_matches_cpu(integrator);
+  }
+}
+
 
 }  // namespace
 }  // namespace granular::md
