@@ -17,11 +17,10 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "granular/contact_law.hpp"
 #include "granular/md/backend.hpp"
@@ -57,16 +56,26 @@ Options parse(int argc, char** argv) {
     const std::string a = argv[k];
     if (k + 1 >= argc) throw std::invalid_argument("missing value after " + a);
     const std::string v = argv[++k];
-    if (a == "--disks") o.disks = std::stoi(v);
-    else if (a == "--packings") o.packings = std::stoi(v);
-    else if (a == "--threads") o.threads = std::stoi(v);
-    else if (a == "--backend") o.backend = v;
-    else if (a == "--integrator") o.integrator = v;
-    else if (a == "--steps") o.steps = std::stoll(v);
-    else if (a == "--warmup") o.warmup = std::stoll(v);
-    else if (a == "--gamma") o.gamma = std::stod(v);
-    else if (a == "--write-lammps") o.lammps_data = v;
-    else throw std::invalid_argument("unknown option " + a);
+    if (a == "--disks")
+      o.disks = std::stoi(v);
+    else if (a == "--packings")
+      o.packings = std::stoi(v);
+    else if (a == "--threads")
+      o.threads = std::stoi(v);
+    else if (a == "--backend")
+      o.backend = v;
+    else if (a == "--integrator")
+      o.integrator = v;
+    else if (a == "--steps")
+      o.steps = std::stoll(v);
+    else if (a == "--warmup")
+      o.warmup = std::stoll(v);
+    else if (a == "--gamma")
+      o.gamma = std::stod(v);
+    else if (a == "--write-lammps")
+      o.lammps_data = v;
+    else
+      throw std::invalid_argument("unknown option " + a);
   }
   if (o.disks < 1 || o.packings < 1 || o.steps < 1 || o.warmup < 0) {
     throw std::invalid_argument("sizes and steps must be positive");
@@ -108,8 +117,7 @@ Bed make_bed(const Options& o) {
   }
   const double m_light = b.model.mass[0];
   b.model.dt = linear_dashpot_restitution(1e4, 0.1, m_light / 2.0).t_c / 50.0;
-  b.model.integrator =
-      o.integrator == "gear5" ? Integrator::gear5 : Integrator::velocity_verlet;
+  b.model.integrator = o.integrator == "gear5" ? Integrator::gear5 : Integrator::velocity_verlet;
   b.model.neighbor.skin = 0.2 * 0.015;
   b.state = make_state(b.model, x, y, 0.0);
   return b;
@@ -209,13 +217,16 @@ int main(int argc, char** argv) {
         {"particle_steps_per_s", particle_steps / seconds},
         {"contact_steps_per_s", contacts * o.steps / seconds},
         {"contacts_per_disk", contacts / b.model.n_disks()},
-        {"rebuilds_per_1000_steps", 1000.0 * (b.state.rebuild_count[0] - rebuilds_before) / o.steps},
+        {"rebuilds_per_1000_steps",
+         1000.0 * (b.state.rebuild_count[0] - rebuilds_before) / o.steps},
         {"healthy_packings", healthy},
         {"compiler", GRANULAR_BENCH_COMPILER},
         {"flags", GRANULAR_BENCH_FLAGS},
-        {"git_commit", command_output("git -C " GRANULAR_SOURCE_DIR " rev-parse --short HEAD 2>/dev/null")},
+        {"git_commit",
+         command_output("git -C " GRANULAR_SOURCE_DIR " rev-parse --short HEAD 2>/dev/null")},
         {"host", host},
-        {"cpu", command_output("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'")}};
+        {"cpu",
+         command_output("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'")}};
     std::cout << record.dump() << std::endl;
     return healthy == o.packings ? 0 : 1;
   } catch (const std::exception& e) {

@@ -26,7 +26,8 @@ namespace granular::md {
 namespace {
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
 }
 
 __global__ void prime_kernel(EnsembleView v, int n_packings, double t) {

@@ -5,11 +5,11 @@
 // A neighbor list is sorted by partner index whatever the order of the disks within a cell, so
 // the sort needs no tie rule to reproduce the CPU's lists. The rebuild decision is copied to
 // the host every step (one small transfer), which keeps the launch sequence simple.
-#include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 #include <thrust/device_vector.h>
 
 #include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,7 +25,8 @@ constexpr int kThreads = 128;
 int blocks_for(int n) { return (n + kThreads - 1) / kThreads; }
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
 }
 
 // predict every disk of the packings that are healthy at the start of the step; records that
@@ -83,8 +84,8 @@ __global__ void cell_key_kernel(EnsembleView v, const int* disk_packing, int n_d
   if (i >= n_disks) return;
   const int p = disk_packing[i];
   const CellGrid& g = v.grids[p];
-  keys[i] = static_cast<unsigned>(v.cell_offset[p] + cell_row(g, v.y[i]) * g.nx +
-                                  cell_column(g, v.x[i]));
+  keys[i] =
+      static_cast<unsigned>(v.cell_offset[p] + cell_row(g, v.y[i]) * g.nx + cell_column(g, v.x[i]));
   ids[i] = i;
 }
 
@@ -92,8 +93,10 @@ __global__ void cell_key_kernel(EnsembleView v, const int* disk_packing, int n_d
 __device__ int lower_bound(const unsigned* sorted, int lo, int hi, unsigned key) {
   while (lo < hi) {
     const int mid = lo + (hi - lo) / 2;
-    if (sorted[mid] < key) lo = mid + 1;
-    else hi = mid;
+    if (sorted[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -110,7 +113,8 @@ __global__ void cell_start_kernel(EnsembleView v, const int* rebuild, const unsi
   int* start = v.cell_start + v.cell_offset[p] + p;
   const int n_cells = g.nx * g.ny;
   for (int c = threadIdx.x; c <= n_cells; c += blockDim.x) {
-    start[c] = lower_bound(sorted_keys, first, last, static_cast<unsigned>(v.cell_offset[p] + c)) - first;
+    start[c] =
+        lower_bound(sorted_keys, first, last, static_cast<unsigned>(v.cell_offset[p] + c)) - first;
   }
   for (int k = first + threadIdx.x; k < last; k += blockDim.x) v.cell_disks[k] = sorted_ids[k];
 }

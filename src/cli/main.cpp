@@ -67,8 +67,8 @@ struct UsageError {
 struct Options {
   std::string command;  // "run" or "validate"
   std::string case_path;
-  std::string out;      // empty: out/<stem>
-  int threads = 0;      // 0: OpenMP default
+  std::string out;  // empty: out/<stem>
+  int threads = 0;  // 0: OpenMP default
   std::string backend = "cpu";
   bool resume = false;                 // continue from DIR/checkpoint.bin
   double checkpoint_interval = 600.0;  // [s] of wall time; 0: no checkpoints
@@ -170,8 +170,10 @@ Options parse_options(const std::vector<std::string>& args) {
 void print_contact(const char* label, const granular::ContactParams& p, double m_eff) {
   const auto r = granular::linear_dashpot_restitution(p.k_n, p.gamma_n, m_eff);
   const double c = p.gamma_n / (2.0 * std::sqrt(p.k_n * m_eff));
-  std::cout << "  " << label << "  m_eff = " << granular::io::format_value("%.4g", m_eff) << " kg  c = " << granular::io::format_value("%.4g", c)
-            << "  e_n = " << granular::io::format_value("%.6g", r.e_n) << "  t_c = " << granular::io::format_value("%.4g", r.t_c) << " s\n";
+  std::cout << "  " << label << "  m_eff = " << granular::io::format_value("%.4g", m_eff)
+            << " kg  c = " << granular::io::format_value("%.4g", c)
+            << "  e_n = " << granular::io::format_value("%.6g", r.e_n)
+            << "  t_c = " << granular::io::format_value("%.4g", r.t_c) << " s\n";
 }
 
 const char* scheme_name(granular::md::Integrator i) {
@@ -189,8 +191,8 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
   }
   std::cout << "packings: " << c.gamma_values.size() << " Γ value(s) × " << c.packings_per_gamma
             << " = " << m.n_packings() << " packings of " << disks << " disks (" << m.n_disks()
-            << " disks), box width " << granular::io::format_value("%.4g", p.box_width) << " m, g = "
-            << granular::io::format_value("%.4g", p.gravity) << " m/s²\n";
+            << " disks), box width " << granular::io::format_value("%.4g", p.box_width)
+            << " m, g = " << granular::io::format_value("%.4g", p.gravity) << " m/s²\n";
 
   // contact time scales
   std::cout << "contacts (c = γ_n / (2 √(k_n m_eff)); e_n, t_c from eqs. 4.55–4.56):\n";
@@ -198,19 +200,24 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
   print_contact("disk-disk, largest pair ", p.disk_disk, m_heavy / 2.0);
   print_contact("disk-wall, smallest disk", p.disk_wall, m_light);
   print_contact("disk-wall, largest disk ", p.disk_wall, m_heavy);
-  const double t_c = granular::io::shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
+  const double t_c =
+      granular::io::shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
   const double dt_max = std::min(granular::io::largest_time_step(p.disk_disk, m_light / 2.0),
                                  granular::io::largest_time_step(p.disk_wall, m_light));
-  std::cout << "time step: dt = " << granular::io::format_value("%.4g", m.dt) << " s (" << scheme_name(m.integrator)
-            << "), " << granular::io::format_value("%.4g", t_c / m.dt) << " steps per shortest t_c ("
-            << granular::io::format_value("%.4g", t_c) << " s); largest accepted dt " << granular::io::format_value("%.3g", dt_max) << " s\n";
+  std::cout << "time step: dt = " << granular::io::format_value("%.4g", m.dt) << " s ("
+            << scheme_name(m.integrator) << "), " << granular::io::format_value("%.4g", t_c / m.dt)
+            << " steps per shortest t_c (" << granular::io::format_value("%.4g", t_c)
+            << " s); largest accepted dt " << granular::io::format_value("%.3g", dt_max) << " s\n";
 
   // drive per Γ
-  std::cout << "drive: f = " << granular::io::format_value("%.6g", p.drive_omega / (2.0 * kPi)) << " Hz\n";
+  std::cout << "drive: f = " << granular::io::format_value("%.6g", p.drive_omega / (2.0 * kPi))
+            << " Hz\n";
   for (int k = 0; k < static_cast<int>(c.gamma_values.size()); ++k) {
     const auto& pk = m.packings[k * c.packings_per_gamma];
-    std::cout << "  Γ = " << granular::io::format_value("%-6.4g", pk.gamma) << "  A = " << granular::io::format_value("%.4g", pk.drive_amplitude)
-              << " m  peak wall speed A ω = " << granular::io::format_value("%.4g", pk.drive_amplitude * pk.drive_omega)
+    std::cout << "  Γ = " << granular::io::format_value("%-6.4g", pk.gamma)
+              << "  A = " << granular::io::format_value("%.4g", pk.drive_amplitude)
+              << " m  peak wall speed A ω = "
+              << granular::io::format_value("%.4g", pk.drive_amplitude * pk.drive_omega)
               << " m/s\n";
   }
 
@@ -218,39 +225,45 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
   const auto& s = c.schedule;
   const double total = s.settle_time + s.transient_time + s.measure_time;
   const double steps = std::ceil(total / m.dt);
-  std::cout << "run: settle " << granular::io::format_value("%.6g", s.settle_time) << " s + transient "
-            << granular::io::format_value("%.6g", s.transient_time) << " s + measure " << granular::io::format_value("%.6g", s.measure_time)
+  std::cout << "run: settle " << granular::io::format_value("%.6g", s.settle_time)
+            << " s + transient " << granular::io::format_value("%.6g", s.transient_time)
+            << " s + measure " << granular::io::format_value("%.6g", s.measure_time)
             << " s = " << granular::io::format_value("%.6g", total) << " s, sample every "
             << granular::io::format_value("%.6g", s.sample_interval) << " s\n"
             << "total: " << granular::io::format_value("%.6g", steps) << " steps per packing, "
-            << granular::io::format_value("%.4g", steps * m.n_disks()) << " disk-steps over the ensemble\n";
+            << granular::io::format_value("%.4g", steps * m.n_disks())
+            << " disk-steps over the ensemble\n";
 }
 
 void report_collision(const granular::md::CollisionCase& c) {
   const bool pair = c.kind == granular::md::CollisionKind::disk_disk;
   const double m_a = c.areal_density * kPi * c.radius_a * c.radius_a;
-  const double m_eff = pair ? granular::effective_mass(
-                                  m_a, c.areal_density * kPi * c.radius_b * c.radius_b)
-                            : m_a;
+  const double m_eff =
+      pair ? granular::effective_mass(m_a, c.areal_density * kPi * c.radius_b * c.radius_b) : m_a;
   const auto r = granular::linear_dashpot_restitution(c.contact.k_n, c.contact.gamma_n, m_eff);
   const double dt = c.dt > 0.0 ? c.dt : r.t_c / c.steps_per_collision;
-  std::cout << "collision: " << (pair ? "disk-disk" : "disk-wall") << ", m_a = "
-            << granular::io::format_value("%.4g", m_a) << " kg\n";
+  std::cout << "collision: " << (pair ? "disk-disk" : "disk-wall")
+            << ", m_a = " << granular::io::format_value("%.4g", m_a) << " kg\n";
   print_contact(pair ? "disk-disk" : "disk-wall", c.contact, m_eff);
-  std::cout << "predicted: e_n = " << granular::io::format_value("%.6g", r.e_n) << ", t_c = " << granular::io::format_value("%.6g", r.t_c)
-            << " s\n"
-            << "time step: dt = " << granular::io::format_value("%.4g", dt) << " s (" << scheme_name(c.integrator)
-            << "), " << granular::io::format_value("%.6g", r.t_c / dt) << " steps per t_c; largest accepted dt "
-            << granular::io::format_value("%.3g", granular::io::largest_time_step(c.contact, m_eff)) << " s\n";
+  std::cout << "predicted: e_n = " << granular::io::format_value("%.6g", r.e_n)
+            << ", t_c = " << granular::io::format_value("%.6g", r.t_c) << " s\n"
+            << "time step: dt = " << granular::io::format_value("%.4g", dt) << " s ("
+            << scheme_name(c.integrator) << "), " << granular::io::format_value("%.6g", r.t_c / dt)
+            << " steps per t_c; largest accepted dt "
+            << granular::io::format_value("%.3g", granular::io::largest_time_step(c.contact, m_eff))
+            << " s\n";
 }
 
 int validate(const Options& o) {
   const LoadedCase lc = granular::io::load_case(o.case_path, o.sets);
   std::cout << o.case_path << ": valid " << lc.model << " case\n";
   for (const std::string& n : lc.notes) std::cout << "note: " << n << "\n";
-  if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec)) report_ensemble(*e);
-  else if (const auto* c = std::get_if<granular::md::CollisionCase>(&lc.spec)) report_collision(*c);
-  else std::get<std::shared_ptr<granular::impact::ImpactCase>>(lc.spec)->describe(std::cout);
+  if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec))
+    report_ensemble(*e);
+  else if (const auto* c = std::get_if<granular::md::CollisionCase>(&lc.spec))
+    report_collision(*c);
+  else
+    std::get<std::shared_ptr<granular::impact::ImpactCase>>(lc.spec)->describe(std::cout);
   return kSuccess;
 }
 
@@ -280,7 +293,8 @@ void check_resume(const Options& o, const LoadedCase& lc, const fs::path& out) {
 int run(const Options& o) {
   // everything is checked before anything is created
   const LoadedCase lc = granular::io::load_case(o.case_path, o.sets);
-  const fs::path out = o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);
+  const fs::path out =
+      o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw CaseError("", "--out " + out.string(), "exists and is not a directory");
@@ -297,7 +311,7 @@ int run(const Options& o) {
     std::signal(SIGINT, request_stop);
     std::signal(SIGTERM, request_stop);
     if (!granular::io::run_ensemble_case(*e, lc.echo, out, o.backend, o.threads, std::cout,
-                                         control)) {
+                                         std::cerr, control)) {
       std::cerr << "granular: run interrupted; checkpoint in "
                 << granular::io::checkpoint_path(out).string()
                 << ": repeat the command with --resume to continue\n";

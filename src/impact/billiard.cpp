@@ -34,7 +34,8 @@ double solve_bracketed(const std::function<double(double)>& w,
     const double d = dw(s);
     double next = d != 0.0 ? s - ws / d : 0.5 * (lo + hi);
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (std::fabs(next - s) <= 1e-15 * (1.0 + std::fabs(s)) || hi - lo <= 1e-15 * (1.0 + std::fabs(s)))
+    if (std::fabs(next - s) <= 1e-15 * (1.0 + std::fabs(s)) ||
+        hi - lo <= 1e-15 * (1.0 + std::fabs(s)))
       return next;
     s = next;
   }
@@ -45,8 +46,8 @@ double solve_bracketed(const std::function<double(double)>& w,
 // the stationary equation of L² for the parabola and the hyperbola has this shape, with
 // three roots when the point lies inside the evolute (spec §3 [D]).
 std::vector<double> symmetric_piece_roots(const std::function<double(double)>& w,
-                                          const std::function<double(double)>& dw,
-                                          double s_c, double bound) {
+                                          const std::function<double(double)>& dw, double s_c,
+                                          double bound) {
   std::vector<double> edges;
   bound = std::max(bound, 1.001 * std::max(s_c, 0.0)) + 1e-12;
   edges.push_back(-bound);
@@ -291,8 +292,8 @@ class Runner {
     y_ = State(kSize);
     y_ << init.q1, init.q2, init.v1, init.v2, init.spin;
     for (Surface s : list_)
-      events_.push_back({[this, s](double t, const State& y) { return gap(s, t, y); },
-                         Direction::falling});
+      events_.push_back(
+          {[this, s](double t, const State& y) { return gap(s, t, y); }, Direction::falling});
     next_sample_ = m.sample_interval > 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
   }
 
@@ -335,8 +336,9 @@ class Runner {
 
   // the signed gap of a surface, in the frame moving with the boundary
   double gap(Surface s, double t, const State& y) const {
-    return surface_contact(m_.boundary, s, y[kQ1] - m_.drive.amplitude * std::sin(m_.drive.omega * t),
-                           y[kQ2], m_.ball.radius)
+    return surface_contact(m_.boundary, s,
+                           y[kQ1] - m_.drive.amplitude * std::sin(m_.drive.omega * t), y[kQ2],
+                           m_.ball.radius)
         .gap;
   }
 

@@ -88,8 +88,8 @@ void BilliardRun::describe(std::ostream& out) const {
   // geometry (spec §1 [D])
   switch (m.boundary.shape) {
     case BoundaryShape::parabola:
-      out << "boundary: vertex radius of curvature 1/(2a) = "
-          << fmt("%.6g", 0.5 / m.boundary.a) << " m\n";
+      out << "boundary: vertex radius of curvature 1/(2a) = " << fmt("%.6g", 0.5 / m.boundary.a)
+          << " m\n";
       break;
     case BoundaryShape::wedge:
       out << "boundary: half-angle from vertical atan(1/slope) = "
@@ -109,18 +109,19 @@ void BilliardRun::describe(std::ostream& out) const {
   out << "\n";
   const double aw = m.drive.amplitude * m.drive.omega;
   out << "drive: f = " << fmt("%.6g", frequency) << " Hz, A = " << fmt("%.6g", m.drive.amplitude)
-      << " m, peak wall speed A w = " << fmt("%.4g", aw) << " m/s, A w^2 / g = "
-      << fmt("%.4g", aw * m.drive.omega / m.gravity) << ", half period "
+      << " m, peak wall speed A w = " << fmt("%.4g", aw)
+      << " m/s, A w^2 / g = " << fmt("%.4g", aw * m.drive.omega / m.gravity) << ", half period "
       << fmt("%.6g", 0.5 / frequency) << " s\n";
-  out << "impact: " << (m.law.law == ImpactLaw::kane_levinson ? "kane_levinson" : "gorski_srokowski")
+  out << "impact: "
+      << (m.law.law == ImpactLaw::kane_levinson ? "kane_levinson" : "gorski_srokowski")
       << ", e = " << fmt("%.4g", m.law.e) << ", mu = " << fmt("%.4g", m.law.mu_static)
       << ", mu' = " << fmt("%.4g", m.law.mu_kinetic)
       << "; spinless ball on a static wall sticks iff |u4/u5| < (1 + m b^2/J) mu (1 + e) = "
       << fmt("%.6g", k_ratio * m.law.mu_static * (1.0 + m.law.e)) << "; e = 1 below "
       << fmt("%.4g", m.law.low_velocity_speed) << " m/s\n";
   out << "drag: C1 = " << fmt("%.4g", m.drag.c1) << " N s/m, C2 = " << fmt("%.4g", m.drag.c2)
-      << " kg/m; at 1 m/s the drag is " << fmt("%.3g", (m.drag.c1 + m.drag.c2) / (m.ball.mass * m.gravity))
-      << " g\n";
+      << " kg/m; at 1 m/s the drag is "
+      << fmt("%.3g", (m.drag.c1 + m.drag.c2) / (m.ball.mass * m.gravity)) << " g\n";
   out << "integrator: " << (m.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
       << fmt("%.4g", m.ode.step) << " s, event tolerance " << fmt("%.3g", m.ode.event_time_tol)
       << " s; Zeno: approach < " << fmt("%.3g", m.zeno.min_speed) << " m/s or > "
@@ -140,9 +141,9 @@ std::string collisions_csv(const BilliardResult& r) {
   for (std::size_t n = 0; n < r.collisions.size(); ++n) {
     const BilliardCollision& c = r.collisions[n];
     out << n << ',' << c.t << ',' << surface_name(c.surface) << ',' << c.q1 << ',' << c.height
-        << ',' << c.flight_time << ',' << c.u_n_before << ',' << c.u_t_after << ','
-        << c.spin_after << ',' << c.u5_after << ',' << (c.sticking ? 1 : 0) << ',' << c.e_used
-        << ',' << c.energy << ',' << c.norm_height << ',' << c.norm_u_t << '\n';
+        << ',' << c.flight_time << ',' << c.u_n_before << ',' << c.u_t_after << ',' << c.spin_after
+        << ',' << c.u5_after << ',' << (c.sticking ? 1 : 0) << ',' << c.e_used << ',' << c.energy
+        << ',' << c.norm_height << ',' << c.norm_u_t << '\n';
   }
   return out.str();
 }
@@ -179,12 +180,9 @@ nlohmann::json contact_summary(const BilliardResult& r) {
                     {"end", end}});
   }
   const long long episodes = r.contact_phases.empty() ? 0 : r.contact_phases.back().episode + 1;
-  return {{"episodes", episodes},
-          {"phases", r.contact_phases.size()},
-          {"roll_time", roll},
-          {"slide_time", slide},
-          {"ends", ends},
-          {"list", std::move(list)}};
+  return {{"episodes", episodes}, {"phases", r.contact_phases.size()},
+          {"roll_time", roll},    {"slide_time", slide},
+          {"ends", ends},         {"list", std::move(list)}};
 }
 
 // q2,n+1 vs q2,n and t_n+1 vs t_n (Figs. 4–6)
@@ -195,8 +193,8 @@ std::string return_map_csv(const BilliardResult& r) {
   for (std::size_t n = 0; n + 1 < r.collisions.size(); ++n) {
     const BilliardCollision& a = r.collisions[n];
     const BilliardCollision& b = r.collisions[n + 1];
-    out << n << ',' << a.height << ',' << b.height << ',' << a.flight_time << ','
-        << b.flight_time << '\n';
+    out << n << ',' << a.height << ',' << b.height << ',' << a.flight_time << ',' << b.flight_time
+        << '\n';
   }
   return out.str();
 }
@@ -206,8 +204,8 @@ std::string trajectory_csv(const BilliardResult& r) {
   out.precision(12);
   out << "t,q1,q2,v1,v2,spin,wall_offset\n";
   for (const BilliardSample& s : r.trajectory)
-    out << s.t << ',' << s.q1 << ',' << s.q2 << ',' << s.v1 << ',' << s.v2 << ',' << s.spin
-        << ',' << s.wall_offset << '\n';
+    out << s.t << ',' << s.q1 << ',' << s.q2 << ',' << s.v1 << ',' << s.v2 << ',' << s.spin << ','
+        << s.wall_offset << '\n';
   return out.str();
 }
 
@@ -230,17 +228,17 @@ void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::pa
                       std::ostream& progress) const {
   const BilliardResult r = run_billiard(model, initial);
   progress << "billiard: " << r.collisions.size() << " collisions in " << fmt("%.6g", r.t_end)
-           << " s, status " << status_name(r.status) << " (" << r.ceiling_hits
-           << " ceiling hits, " << r.sticking << " sticking, " << r.low_velocity
-           << " under the e = 1 rule, " << r.grazing << " grazing)\n";
+           << " s, status " << status_name(r.status) << " (" << r.ceiling_hits << " ceiling hits, "
+           << r.sticking << " sticking, " << r.low_velocity << " under the e = 1 rule, "
+           << r.grazing << " grazing)\n";
   if (r.zeno_switches > 0 || !r.contact_phases.empty())
-    progress << "  accumulating impacts " << r.zeno_switches << " times (first at t = "
-             << fmt("%.8g", r.zeno_time) << " s): " << r.contact_phases.size()
-             << " contact phases, " << r.liftoff_at_once
+    progress << "  accumulating impacts " << r.zeno_switches
+             << " times (first at t = " << fmt("%.8g", r.zeno_time)
+             << " s): " << r.contact_phases.size() << " contact phases, " << r.liftoff_at_once
              << " plastic impacts left the surface at once\n";
   if (r.status == BilliardStatus::zeno)
-    progress << "  persistent contact could not go on at t = " << fmt("%.8g", r.t_end)
-             << " s (" << r.fallback << "): the run ended cleanly there\n";
+    progress << "  persistent contact could not go on at t = " << fmt("%.8g", r.t_end) << " s ("
+             << r.fallback << "): the run ended cleanly there\n";
 
   io::write_file_atomic(out_dir / "collisions.csv", collisions_csv(r));
   io::write_file_atomic(out_dir / "return_map.csv", return_map_csv(r));
@@ -261,8 +259,9 @@ void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::pa
                        {"liftoff_at_once", r.liftoff_at_once}};
   const bool detected = r.zeno_switches > 0;
   summary["zeno"] = {{"detected", detected},
-                     {"policy", "plastic impact, then persistent contact (roll or slide) until "
-                                "lift-off"},
+                     {"policy",
+                      "plastic impact, then persistent contact (roll or slide) until "
+                      "lift-off"},
                      {"switches", r.zeno_switches},
                      {"t", detected ? nlohmann::json(r.zeno_time) : nlohmann::json(nullptr)},
                      {"q1", detected ? nlohmann::json(r.zeno_q1) : nlohmann::json(nullptr)},
@@ -270,11 +269,12 @@ void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::pa
                      {"fallback", r.status == BilliardStatus::zeno ? nlohmann::json(r.fallback)
                                                                    : nlohmann::json(nullptr)}};
   summary["contact"] = contact_summary(r);
-  summary["tail_100"] = {{"height", tail_stats(r, 100, &BilliardCollision::height, false)},
-                         {"flight_time", tail_stats(r, 100, &BilliardCollision::flight_time, false)},
-                         {"abs_u_t_after", tail_stats(r, 100, &BilliardCollision::u_t_after, true)},
-                         {"norm_height", tail_stats(r, 100, &BilliardCollision::norm_height, false)},
-                         {"abs_norm_u_t", tail_stats(r, 100, &BilliardCollision::norm_u_t, true)}};
+  summary["tail_100"] = {
+      {"height", tail_stats(r, 100, &BilliardCollision::height, false)},
+      {"flight_time", tail_stats(r, 100, &BilliardCollision::flight_time, false)},
+      {"abs_u_t_after", tail_stats(r, 100, &BilliardCollision::u_t_after, true)},
+      {"norm_height", tail_stats(r, 100, &BilliardCollision::norm_height, false)},
+      {"abs_norm_u_t", tail_stats(r, 100, &BilliardCollision::norm_u_t, true)}};
   nlohmann::json list = nlohmann::json::array();
   for (const BilliardCollision& c : r.collisions) {
     list.push_back({{"t", c.t},
@@ -295,8 +295,8 @@ void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::pa
 }  // namespace
 
 std::unique_ptr<ImpactCase> load_billiard_case(const JsonObject& root) {
-  root.allow_only({"model", "description", "gravity", "ball", "boundary", "drive", "drag",
-                   "impact", "initial", "integrator", "zeno", "run"});
+  root.allow_only({"model", "description", "gravity", "ball", "boundary", "drive", "drag", "impact",
+                   "initial", "integrator", "zeno", "run"});
   auto c = std::make_unique<BilliardRun>();
   BilliardModel& m = c->model;
   if (root.has("description")) root.string("description");
@@ -307,8 +307,8 @@ std::unique_ptr<ImpactCase> load_billiard_case(const JsonObject& root) {
   ball.allow_only({"radius", "mass", "inertia"});
   m.ball.radius = ball.number_or("radius", 1.55e-3, Bound::positive);
   m.ball.mass = ball.number_or("mass", 1.3028e-4, Bound::positive);
-  m.ball.inertia = ball.number_or("inertia", 0.4 * m.ball.mass * m.ball.radius * m.ball.radius,
-                                  Bound::positive);
+  m.ball.inertia =
+      ball.number_or("inertia", 0.4 * m.ball.mass * m.ball.radius * m.ball.radius, Bound::positive);
 
   // the boundary and its ceiling (null: none)
   const JsonObject boundary = root.object("boundary");
@@ -338,8 +338,8 @@ std::unique_ptr<ImpactCase> load_billiard_case(const JsonObject& root) {
   // the impact law (spec §4)
   const JsonObject impact = root.object_or_empty("impact");
   impact.allow_only({"law", "e", "mu_static", "mu_kinetic", "low_velocity_speed", "r"});
-  const std::string law = impact.choice_or("law", {"kane_levinson", "gorski_srokowski"},
-                                           "impact law", "kane_levinson");
+  const std::string law =
+      impact.choice_or("law", {"kane_levinson", "gorski_srokowski"}, "impact law", "kane_levinson");
   m.law.law = law == "kane_levinson" ? ImpactLaw::kane_levinson : ImpactLaw::gorski_srokowski;
   m.law.e = impact.number_or("e", 0.393, Bound::non_negative);
   if (m.law.e > 1.0) impact.fail("e", "must be <= 1");

@@ -1,9 +1,9 @@
 // The event-driven run of the dimer (spec dimer.md §3): impacts at the current instant, then
 // the contact set (normal LCP, stick/slip), then a smooth phase up to the next event.
+#include "granular/impact/dimer.hpp"
+
 #include <algorithm>
 #include <cmath>
-
-#include "granular/impact/dimer.hpp"
 
 namespace granular::impact {
 namespace {
@@ -55,8 +55,9 @@ void choose_tangential(const DimerParams& p, double t, const State& y, double sl
   for (int i = 0; i < 2; ++i) {
     if (!closed(mode[i])) continue;
     const double vt = dimer_tip(p, t, y, i).v_t;
-    mode[i] = std::fabs(vt) <= slip_tol ? TipMode::stick
-                                        : (vt > 0.0 ? TipMode::slip_positive : TipMode::slip_negative);
+    mode[i] = std::fabs(vt) <= slip_tol
+                  ? TipMode::stick
+                  : (vt > 0.0 ? TipMode::slip_positive : TipMode::slip_negative);
   }
   for (int pass = 0; pass < 3; ++pass) {
     const DimerForces f = dimer_forces(p, t, y, mode);
@@ -84,8 +85,7 @@ void choose_tangential(const DimerParams& p, double t, const State& y, double sl
 // The normal LCP of spec §2.4 for the candidate closed tips, by enumeration (at most two
 // contacts): the largest set whose forces are positive while every released tip accelerates
 // away. Returns false if no set is consistent (then all candidates open).
-bool settle_contacts(const DimerParams& p, double t, State& y, double slip_tol,
-                     TipMode mode[2]) {
+bool settle_contacts(const DimerParams& p, double t, State& y, double slip_tol, TipMode mode[2]) {
   const bool candidate[2] = {closed(mode[0]), closed(mode[1])};
   if (!candidate[0] && !candidate[1]) return true;
   project_closed(p, t, y, mode);

@@ -15,8 +15,8 @@ namespace granular::impact {
 namespace {
 
 using io::Bound;
-using io::JsonObject;
 using io::format_number;
+using io::JsonObject;
 
 constexpr double kPi = 3.141592653589793238462643383280;
 constexpr double kDegree = kPi / 180.0;
@@ -39,8 +39,14 @@ class DimerCase : public ImpactCase {
   DimerCase(DimerParams p, double gamma, double frequency, double h0, double theta0,
             DimerRunOptions o, std::vector<double> sweep_ar, std::vector<double> sweep_f,
             double rod_line_density)
-      : p_(p), gamma_(gamma), frequency_(frequency), h0_(h0), theta0_(theta0), o_(o),
-        sweep_ar_(std::move(sweep_ar)), sweep_f_(std::move(sweep_f)),
+      : p_(p),
+        gamma_(gamma),
+        frequency_(frequency),
+        h0_(h0),
+        theta0_(theta0),
+        o_(o),
+        sweep_ar_(std::move(sweep_ar)),
+        sweep_f_(std::move(sweep_f)),
         rod_line_density_(rod_line_density) {}
 
   void describe(std::ostream& out) const override {
@@ -50,38 +56,51 @@ class DimerCase : public ImpactCase {
     dimer_delassus(p_, theta0_, wt);
     const double br = p_.l / p_.r;
     const double disc = 1.0 - 5.6 * p_.mu_i * p_.mu_i;
-    out << "dimer: Ar = " << io::format_value("%.4g", p_.aspect_ratio()) << ", l = " << io::format_value("%.6g", p_.l)
-        << " m, r = " << io::format_value("%.6g", p_.r) << " m, rod " << io::format_value("%.6g", p_.l - 2.0 * p_.r)
-        << " m; m_b = " << io::format_value("%.6g", p_.m_b) << " kg, m_r = " << io::format_value("%.6g", p_.m_r)
-        << " kg, m = " << io::format_value("%.6g", p_.mass()) << " kg, J = " << io::format_value("%.6g", p_.inertia())
-        << " kg m²\n"
-        << "plate: f = " << io::format_value("%.6g", frequency_) << " Hz, omega = " << io::format_value("%.6g", p_.omega)
-        << " rad/s, Gamma = " << io::format_value("%.4g", gamma_) << ", A = " << io::format_value("%.6g", p_.amplitude)
-        << " m, A omega = " << io::format_value("%.6g", p_.amplitude * p_.omega) << " m/s, alpha = "
-        << io::format_value("%.6g", p_.phase) << " rad\n"
-        << "restitution e = " << io::format_value("%.4g", p_.e) << ", mu_s = " << io::format_value("%.4g", p_.mu_s)
-        << ", mu_c = " << io::format_value("%.4g", p_.mu_c) << ", mu_i = " << io::format_value("%.4g", p_.mu_i)
+    out << "dimer: Ar = " << io::format_value("%.4g", p_.aspect_ratio())
+        << ", l = " << io::format_value("%.6g", p_.l)
+        << " m, r = " << io::format_value("%.6g", p_.r) << " m, rod "
+        << io::format_value("%.6g", p_.l - 2.0 * p_.r)
+        << " m; m_b = " << io::format_value("%.6g", p_.m_b)
+        << " kg, m_r = " << io::format_value("%.6g", p_.m_r)
+        << " kg, m = " << io::format_value("%.6g", p_.mass())
+        << " kg, J = " << io::format_value("%.6g", p_.inertia()) << " kg m²\n"
+        << "plate: f = " << io::format_value("%.6g", frequency_)
+        << " Hz, omega = " << io::format_value("%.6g", p_.omega)
+        << " rad/s, Gamma = " << io::format_value("%.4g", gamma_)
+        << ", A = " << io::format_value("%.6g", p_.amplitude)
+        << " m, A omega = " << io::format_value("%.6g", p_.amplitude * p_.omega)
+        << " m/s, alpha = " << io::format_value("%.6g", p_.phase) << " rad\n"
+        << "restitution e = " << io::format_value("%.4g", p_.e)
+        << ", mu_s = " << io::format_value("%.4g", p_.mu_s)
+        << ", mu_c = " << io::format_value("%.4g", p_.mu_c)
+        << ", mu_i = " << io::format_value("%.4g", p_.mu_i)
         << ", distributing exponent kappa = " << io::format_value("%.4g", p_.kappa) << "\n"
-        << "(3.2): beta = " << io::format_value("%.6g", b.beta) << ", b1 = " << io::format_value("%.6g", b.b1)
-        << ", b5(0) = " << io::format_value("%.6g", b.b5) << ", b6(0) = " << io::format_value("%.6g", b.b6) << "\n"
+        << "(3.2): beta = " << io::format_value("%.6g", b.beta)
+        << ", b1 = " << io::format_value("%.6g", b.b1)
+        << ", b5(0) = " << io::format_value("%.6g", b.b5)
+        << ", b6(0) = " << io::format_value("%.6g", b.b6) << "\n"
         << "(3.3): mu_st(theta = 0) = " << io::format_value("%.4f", dimer_mu_stick_single(p_, 0.0))
         << ", mu_st(theta0) = " << io::format_value("%.4f", dimer_mu_stick_single(p_, theta0_))
         << " (stick in impacts if <= mu_s)\n"
-        << "W(theta = 0): W_n0n0 = " << io::format_value("%.6g", w0[0][0]) << ", W_n0n1 = "
-        << io::format_value("%.6g", w0[0][1]) << ", W_n0t1 = " << io::format_value("%.6g", w0[0][3]) << " 1/kg\n"
-        << "W(theta0): W_n0n0 = " << io::format_value("%.6g", wt[0][0]) << ", W_n0t0 = "
-        << io::format_value("%.6g", wt[0][2]) << ", W_t0t0 = " << io::format_value("%.6g", wt[2][2]) << " 1/kg\n"
+        << "W(theta = 0): W_n0n0 = " << io::format_value("%.6g", w0[0][0])
+        << ", W_n0n1 = " << io::format_value("%.6g", w0[0][1])
+        << ", W_n0t1 = " << io::format_value("%.6g", w0[0][3]) << " 1/kg\n"
+        << "W(theta0): W_n0n0 = " << io::format_value("%.6g", wt[0][0])
+        << ", W_n0t0 = " << io::format_value("%.6g", wt[0][2])
+        << ", W_t0t0 = " << io::format_value("%.6g", wt[2][2]) << " 1/kg\n"
         << "(4.4): B_r = l/r = " << io::format_value("%.4g", br);
     if (disc > 0.0)
-      out << ", roots B_r1,2 = " << io::format_value("%.4g", (1.0 - std::sqrt(disc)) / p_.mu_i) << ", "
-          << io::format_value("%.4g", (1.0 + std::sqrt(disc)) / p_.mu_i) << " for mu_i";
-    out << "\nstart: h0 = " << io::format_value("%.6g", h0_) << " m, theta0 = "
-        << io::format_value("%.6g", theta0_ / kDegree) << " deg, at rest\n"
-        << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s (" << io::format_value("%.1f", o_.t_end * frequency_)
-        << " periods), <u> over t >= " << io::format_value("%.6g", o_.average_from) << " s; rk4 step "
-        << io::format_value("%.4g", o_.ode.step) << " s, event tolerance " << io::format_value("%.3g", o_.ode.event_time_tol)
-        << " s; impact -> contact below " << io::format_value("%.4g", o_.impact_to_contact) << " m/s; "
-        << o_.impulse_steps << " impulse steps per impact\n";
+      out << ", roots B_r1,2 = " << io::format_value("%.4g", (1.0 - std::sqrt(disc)) / p_.mu_i)
+          << ", " << io::format_value("%.4g", (1.0 + std::sqrt(disc)) / p_.mu_i) << " for mu_i";
+    out << "\nstart: h0 = " << io::format_value("%.6g", h0_)
+        << " m, theta0 = " << io::format_value("%.6g", theta0_ / kDegree) << " deg, at rest\n"
+        << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s ("
+        << io::format_value("%.1f", o_.t_end * frequency_)
+        << " periods), <u> over t >= " << io::format_value("%.6g", o_.average_from)
+        << " s; rk4 step " << io::format_value("%.4g", o_.ode.step) << " s, event tolerance "
+        << io::format_value("%.3g", o_.ode.event_time_tol) << " s; impact -> contact below "
+        << io::format_value("%.4g", o_.impact_to_contact) << " m/s; " << o_.impulse_steps
+        << " impulse steps per impact\n";
     if (!sweep_ar_.empty())
       out << "sweep: " << sweep_ar_.size() << " aspect ratios x " << sweep_f_.size()
           << " frequencies (Gamma, the step per period and impact_to_contact / (A omega) "
@@ -149,18 +168,21 @@ class DimerCase : public ImpactCase {
   }
 
   void report(const DimerRun& r, std::ostream& progress) const {
-    progress << "dimer Ar = " << io::format_value("%.3g", p_.aspect_ratio()) << ", f = "
-             << io::format_value("%.4g", frequency_) << " Hz, Gamma = " << io::format_value("%.3g", gamma_) << ": "
-             << r.impacts.size() << " impacts (" << double_impacts(r) << " double), "
-             << r.phases.size() << " phase intervals in [0, " << io::format_value("%.6g", r.t_final)
-             << "] s, status " << dimer_status_name(r.status) << "\n"
-             << "  <u> = " << io::format_value("%+.4g", 1e3 * r.mean_drift) << " mm/s (right sphere "
-             << io::format_value("%+.4g", 1e3 * r.mean_drift_right) << " mm/s); towards the bouncing end "
+    progress << "dimer Ar = " << io::format_value("%.3g", p_.aspect_ratio())
+             << ", f = " << io::format_value("%.4g", frequency_)
+             << " Hz, Gamma = " << io::format_value("%.3g", gamma_) << ": " << r.impacts.size()
+             << " impacts (" << double_impacts(r) << " double), " << r.phases.size()
+             << " phase intervals in [0, " << io::format_value("%.6g", r.t_final) << "] s, status "
+             << dimer_status_name(r.status) << "\n"
+             << "  <u> = " << io::format_value("%+.4g", 1e3 * r.mean_drift)
+             << " mm/s (right sphere " << io::format_value("%+.4g", 1e3 * r.mean_drift_right)
+             << " mm/s); towards the bouncing end "
              << io::format_value("%+.4g", 1e3 * r.drift_to_bouncing_end) << " mm/s, (f/g)*100 = "
              << io::format_value("%+.4g", r.drift_to_bouncing_end * frequency_ / p_.g * 1e2) << "\n"
              << "  motion: " << dimer_motion_name(r.motion) << " (impacts per period "
-             << io::format_value("%.3g", r.impacts_per_period[0]) << " / " << io::format_value("%.3g", r.impacts_per_period[1])
-             << ", contact fraction " << io::format_value("%.3g", r.contact_fraction[0]) << " / "
+             << io::format_value("%.3g", r.impacts_per_period[0]) << " / "
+             << io::format_value("%.3g", r.impacts_per_period[1]) << ", contact fraction "
+             << io::format_value("%.3g", r.contact_fraction[0]) << " / "
              << io::format_value("%.3g", r.contact_fraction[1]) << ", left / right)\n";
   }
 
@@ -193,7 +215,8 @@ class DimerCase : public ImpactCase {
 
     std::ostringstream csv;
     csv.precision(10);
-    csv << "frequency,aspect_ratio,mean_drift,drift_to_bouncing_end,scaled_drift,motion,impacts_per_period_left,"
+    csv << "frequency,aspect_ratio,mean_drift,drift_to_bouncing_end,scaled_drift,motion,impacts_"
+           "per_period_left,"
            "impacts_per_period_right,contact_fraction_left,contact_fraction_right,status\n";
     nlohmann::json rows = nlohmann::json::array();
     progress << "sweep at Gamma = " << io::format_value("%.3g", gamma_) << ":\n"
@@ -202,9 +225,10 @@ class DimerCase : public ImpactCase {
       const DimerRun& r = runs[k];
       const double scaled = r.drift_to_bouncing_end * points[k].frequency / p_.g * 1e2;
       csv << points[k].frequency << ',' << points[k].aspect_ratio << ',' << r.mean_drift << ','
-          << r.drift_to_bouncing_end << ',' << scaled << ',' << dimer_motion_name(r.motion) << ',' << r.impacts_per_period[0]
-          << ',' << r.impacts_per_period[1] << ',' << r.contact_fraction[0] << ','
-          << r.contact_fraction[1] << ',' << dimer_status_name(r.status) << '\n';
+          << r.drift_to_bouncing_end << ',' << scaled << ',' << dimer_motion_name(r.motion) << ','
+          << r.impacts_per_period[0] << ',' << r.impacts_per_period[1] << ','
+          << r.contact_fraction[0] << ',' << r.contact_fraction[1] << ','
+          << dimer_status_name(r.status) << '\n';
       nlohmann::json row = {{"frequency", points[k].frequency},
                             {"aspect_ratio", points[k].aspect_ratio}};
       add_results(row, r, points[k].frequency, p_.g);
@@ -212,8 +236,7 @@ class DimerCase : public ImpactCase {
       char line[160];
       std::snprintf(line, sizeof line, "  %7.4g %6.3g %12.4g %16.4g %10.4g  %s\n",
                     points[k].frequency, points[k].aspect_ratio, 1e3 * r.mean_drift,
-                    1e3 * r.drift_to_bouncing_end, scaled,
-                    dimer_motion_name(r.motion));
+                    1e3 * r.drift_to_bouncing_end, scaled, dimer_motion_name(r.motion));
       progress << line;
     }
     io::write_file_atomic(out_dir / "sweep.csv", csv.str());
@@ -257,8 +280,8 @@ class DimerCase : public ImpactCase {
            "fn_left,fn_right,ft_left,ft_right,mode_left,mode_right\n";
     for (const DimerSample& s : r.samples) {
       out << s.t << ',' << s.x[0] << ',' << s.y[0] << ',' << s.x[1] << ',' << s.y[1] << ','
-          << s.vx[0] << ',' << s.vx[1] << ',' << s.d[0] << ',' << s.d[1] << ',' << s.d_dot[0]
-          << ',' << s.d_dot[1] << ',' << s.v_t[0] << ',' << s.v_t[1] << ',' << s.theta << ','
+          << s.vx[0] << ',' << s.vx[1] << ',' << s.d[0] << ',' << s.d[1] << ',' << s.d_dot[0] << ','
+          << s.d_dot[1] << ',' << s.v_t[0] << ',' << s.v_t[1] << ',' << s.theta << ','
           << s.theta_dot << ',' << s.y_plate << ',' << s.f_n[0] << ',' << s.f_n[1] << ','
           << s.f_t[0] << ',' << s.f_t[1] << ',' << tip_mode_name(s.mode[0]) << ','
           << tip_mode_name(s.mode[1]) << '\n';
@@ -274,8 +297,8 @@ class DimerCase : public ImpactCase {
            "d_dot_before_right,d_dot_after_right,vt_before_right,vt_after_right,p_n_right,"
            "p_t_right,tangential_right,energy_before,energy_after\n";
     for (const DimerImpact& im : r.impacts) {
-      out << im.t << ',' << (im.tips[0] && im.tips[1] ? "double" : "single") << ','
-          << im.theta << ',' << im.primary << ',' << im.tips[0] << ',' << im.tips[1];
+      out << im.t << ',' << (im.tips[0] && im.tips[1] ? "double" : "single") << ',' << im.theta
+          << ',' << im.primary << ',' << im.tips[0] << ',' << im.tips[1];
       for (int i = 0; i < 2; ++i)
         out << ',' << im.d_dot_before[i] << ',' << im.d_dot_after[i] << ',' << im.vt_before[i]
             << ',' << im.vt_after[i] << ',' << im.p_n[i] << ',' << im.p_t[i] << ','
@@ -290,8 +313,8 @@ class DimerCase : public ImpactCase {
     out.precision(12);
     out << "tip,mode,t_start,t_end\n";
     for (const DimerPhase& ph : r.phases)
-      out << (ph.tip == 0 ? "left" : "right") << ',' << tip_mode_name(ph.mode) << ','
-          << ph.t_start << ',' << ph.t_end << '\n';
+      out << (ph.tip == 0 ? "left" : "right") << ',' << tip_mode_name(ph.mode) << ',' << ph.t_start
+          << ',' << ph.t_end << '\n';
     return out.str();
   }
 
@@ -314,8 +337,7 @@ std::vector<double> number_list(const JsonObject& obj, const std::string& key, d
   for (std::size_t k = 0; k < v.size(); ++k) {
     const std::string where = obj.pointer_of(key) + "/" + std::to_string(k);
     const double x = io::as_number(v[k], obj.file(), where, Bound::any);
-    if (!(x > lower))
-      throw io::CaseError(obj.file(), where, "must be > " + format_number(lower));
+    if (!(x > lower)) throw io::CaseError(obj.file(), where, "must be > " + format_number(lower));
     out.push_back(x);
   }
   return out;
@@ -324,8 +346,8 @@ std::vector<double> number_list(const JsonObject& obj, const std::string& key, d
 }  // namespace
 
 std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
-  root.allow_only({"model", "description", "dimer", "plate", "contact", "gravity", "initial",
-                   "run", "integrator", "numerics", "sweep"});
+  root.allow_only({"model", "description", "dimer", "plate", "contact", "gravity", "initial", "run",
+                   "integrator", "numerics", "sweep"});
   if (root.has("description")) root.string("description");
   DimerParams p;
   p.g = root.number_or("gravity", 9.81, Bound::positive);
@@ -393,8 +415,9 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
   if (p.mu_c > p.mu_s) contact.fail("mu_c", "must be <= mu_s (spec §2.4: μ_s > μ)");
   p.kappa = contact.number_or("kappa", 0.6, Bound::positive);
   if (!(p.kappa < 1.0))
-    contact.fail("kappa", "must be < 1 (the Hertz exponent is 3/5; the printed 5/3 is an "
-                          "erratum, spec §2.5)");
+    contact.fail("kappa",
+                 "must be < 1 (the Hertz exponent is 3/5; the printed 5/3 is an "
+                 "erratum, spec §2.5)");
 
   // initial condition (spec §1): the lower tip h₀ above y = 0, tilt θ₀, at rest
   const JsonObject initial = root.object("initial");
@@ -434,8 +457,8 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
       numerics.number_or("impact_to_contact", std::max(1e-3, speed_floor), Bound::positive);
   if (o.impact_to_contact < speed_floor)
     numerics.fail("impact_to_contact", format_number(o.impact_to_contact) +
-                                           " m/s must be >= 2 g h = " +
-                                           format_number(speed_floor) + " m/s (event.hpp)");
+                                           " m/s must be >= 2 g h = " + format_number(speed_floor) +
+                                           " m/s (event.hpp)");
   o.slip_tol = numerics.number_or("slip_tol", 1e-7, Bound::positive);
   o.impulse_steps = static_cast<int>(numerics.integer_or("impulse_steps", 2000, 10));
   o.max_events = numerics.integer_or("max_events", 2000000, 1);

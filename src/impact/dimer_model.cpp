@@ -1,7 +1,6 @@
 // Kinematics, Delassus matrix and contact-phase forces of the dimer (spec dimer.md §2.1–2.4).
-#include <cmath>
-
 #include <Eigen/Dense>
+#include <cmath>
 
 #include "granular/impact/dimer.hpp"
 
@@ -56,7 +55,8 @@ void dimer_delassus(const DimerParams& p, double theta, double w[4][4]) {
   const double inv[3] = {1.0 / p.mass(), 1.0 / p.mass(), 1.0 / p.inertia()};
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b)
-      w[a][b] = k[a][0] * k[b][0] * inv[0] + k[a][1] * k[b][1] * inv[1] + k[a][2] * k[b][2] * inv[2];
+      w[a][b] =
+          k[a][0] * k[b][0] * inv[0] + k[a][1] * k[b][1] * inv[1] + k[a][2] * k[b][2] * inv[2];
 }
 
 double dimer_mu_stick_single(const DimerParams& p, double theta) {
@@ -79,10 +79,14 @@ double dimer_kinetic_energy(const DimerParams& p, const State& y) {
 
 const char* tip_mode_name(TipMode m) {
   switch (m) {
-    case TipMode::open: return "open";
-    case TipMode::stick: return "stick";
-    case TipMode::slip_positive: return "slip+";
-    default: return "slip-";
+    case TipMode::open:
+      return "open";
+    case TipMode::stick:
+      return "stick";
+    case TipMode::slip_positive:
+      return "slip+";
+    default:
+      return "slip-";
   }
 }
 
@@ -175,8 +179,7 @@ DimerForces dimer_forces(const DimerParams& p, double t, const State& y, const T
   return out;
 }
 
-void dimer_apply_impulse(const DimerParams& p, State& y, const double p_n[2],
-                         const double p_t[2]) {
+void dimer_apply_impulse(const DimerParams& p, State& y, const double p_n[2], const double p_t[2]) {
   const double half = 0.5 * p.l;
   const double c = std::cos(y[2]), sn = std::sin(y[2]);
   double torque = 0.0;
@@ -199,20 +202,29 @@ State dimer_initial_state(const DimerParams& p, double h0, double theta0) {
 
 const char* dimer_motion_name(DimerMotion m) {
   switch (m) {
-    case DimerMotion::rest: return "rest";
-    case DimerMotion::drift: return "drift";
-    case DimerMotion::jump: return "jump";
-    case DimerMotion::flutter: return "flutter";
-    default: return "mixed";
+    case DimerMotion::rest:
+      return "rest";
+    case DimerMotion::drift:
+      return "drift";
+    case DimerMotion::jump:
+      return "jump";
+    case DimerMotion::flutter:
+      return "flutter";
+    default:
+      return "mixed";
   }
 }
 
 const char* dimer_status_name(DimerStatus s) {
   switch (s) {
-    case DimerStatus::ok: return "ok";
-    case DimerStatus::event_overflow: return "event_overflow";
-    case DimerStatus::impact_not_converged: return "impact_not_converged";
-    default: return "singular_contact";
+    case DimerStatus::ok:
+      return "ok";
+    case DimerStatus::event_overflow:
+      return "event_overflow";
+    case DimerStatus::impact_not_converged:
+      return "impact_not_converged";
+    default:
+      return "singular_contact";
   }
 }
 

@@ -13,8 +13,8 @@ namespace granular::impact {
 namespace {
 
 using io::Bound;
-using io::JsonObject;
 using io::format_number;
+using io::JsonObject;
 
 constexpr double kPi = 3.141592653589793238462643383280;
 constexpr double kDegree = kPi / 180.0;
@@ -29,26 +29,30 @@ class PendulumCase : public ImpactCase {
   void describe(std::ostream& out) const override {
     const double f0 = pendulum_gap(p_, y0_[0], y0_[1]);
     State rest = State::Zero(4);
-    out << "double pendulum: L = l2 + r = " << io::format_value("%.6g", p_.L()) << " m, d = L - lc = "
-        << io::format_value("%.6g", p_.d()) << " m, floor at D = " << io::format_value("%.6g", p_.D)
-        << " m (reachable from " << io::format_value("%.6g", p_.l1) << " to "
+    out << "double pendulum: L = l2 + r = " << io::format_value("%.6g", p_.L())
+        << " m, d = L - lc = " << io::format_value("%.6g", p_.d())
+        << " m, floor at D = " << io::format_value("%.6g", p_.D) << " m (reachable from "
+        << io::format_value("%.6g", p_.l1) << " to "
         << io::format_value("%.6g", p_.l1 + p_.l2 + 2.0 * p_.r) << " m)\n"
-        << "obstacle: k = " << io::format_value("%.6g", p_.k) << ", mu = " << io::format_value("%.6g", p_.mu)
+        << "obstacle: k = " << io::format_value("%.6g", p_.k)
+        << ", mu = " << io::format_value("%.6g", p_.mu)
         << ", g = " << io::format_value("%.6g", p_.g) << " m/s²\n"
-        << "start: gap f(0) = " << io::format_value("%.6g", f0) << " m, E(0) = "
-        << io::format_value("%.10g", pendulum_energy(p_, y0_)) << " J; E at psi = 0 (inaccessible) = "
+        << "start: gap f(0) = " << io::format_value("%.6g", f0)
+        << " m, E(0) = " << io::format_value("%.10g", pendulum_energy(p_, y0_))
+        << " J; E at psi = 0 (inaccessible) = "
         << io::format_value("%.10g", pendulum_energy(p_, rest)) << " J\n"
         << "integrator: " << (o_.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
         << io::format_value("%.4g", o_.ode.step) << " s";
     if (o_.ode.scheme == Scheme::dopri5)
       out << ", max_step " << io::format_value("%.4g", o_.ode.max_step) << " s, rtol "
-          << io::format_value("%.3g", o_.ode.rtol) << ", atol " << io::format_value("%.3g", o_.ode.atol);
+          << io::format_value("%.3g", o_.ode.rtol) << ", atol "
+          << io::format_value("%.3g", o_.ode.atol);
     out << ", event time tolerance " << io::format_value("%.3g", o_.ode.event_time_tol) << " s\n"
         << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s, "
         << io::format_value("%.0f", std::ceil(o_.t_end / o_.output_interval)) << " output rows\n"
-        << "zeno guard: approach speed < " << io::format_value("%.4g", o_.zeno.min_speed) << " m/s or > "
-        << o_.zeno.max_impacts << " impacts in " << io::format_value("%.4g", o_.zeno.window)
-        << " s -> plastic impact, persistent contact\n";
+        << "zeno guard: approach speed < " << io::format_value("%.4g", o_.zeno.min_speed)
+        << " m/s or > " << o_.zeno.max_impacts << " impacts in "
+        << io::format_value("%.4g", o_.zeno.window) << " s -> plastic impact, persistent contact\n";
   }
 
   void run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
@@ -56,21 +60,21 @@ class PendulumCase : public ImpactCase {
     const PendulumRun r = run_pendulum(p_, y0_, o_);
 
     // a short table of the impacts
-    progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, " << io::format_value("%.6g", r.t_final)
-             << "] s, status " << pendulum_status_name(r.status) << "\n"
+    progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, "
+             << io::format_value("%.6g", r.t_final) << "] s, status "
+             << pendulum_status_name(r.status) << "\n"
              << "    #        t [s]  case           F [N s]        T [N s]   E after [J]\n";
     for (std::size_t i = 0; i < r.impacts.size(); ++i) {
       const PendulumImpact& im = r.impacts[i];
       char line[160];
-      std::snprintf(line, sizeof line, "  %3zu %12.8f  %-11s %14.8g %14.8g %13.8f%s\n", i + 1,
-                    im.t, impulse::routh_case_name(im.routh.routh_case), im.routh.p_n,
-                    im.routh.p_t, im.energy_after, im.plastic ? "  (plastic)" : "");
+      std::snprintf(line, sizeof line, "  %3zu %12.8f  %-11s %14.8g %14.8g %13.8f%s\n", i + 1, im.t,
+                    impulse::routh_case_name(im.routh.routh_case), im.routh.p_n, im.routh.p_t,
+                    im.energy_after, im.plastic ? "  (plastic)" : "");
       progress << line;
     }
     if (r.zeno)
       progress << "zeno: impacts accumulate at t = " << io::format_value("%.8g", r.zeno->t)
-               << " s; persistent contact, final mode " << contact_mode_name(r.final_mode)
-               << "\n";
+               << " s; persistent contact, final mode " << contact_mode_name(r.final_mode) << "\n";
 
     io::write_file_atomic(out_dir / "pendulum.csv", csv(r));
 
@@ -85,17 +89,18 @@ class PendulumCase : public ImpactCase {
     summary["impacts"] = std::move(impacts);
     summary["energy_initial"] = pendulum_energy(p_, y0_);
     summary["energy_final"] = io::json_number(pendulum_energy(p_, r.y_final));
-    summary["final_state"] = {{"phi1", io::json_number(r.y_final[0])},
-                              {"phi2", io::json_number(r.y_final[1])},
-                              {"omega1", io::json_number(r.y_final[2])},
-                              {"omega2", io::json_number(r.y_final[3])},
-                              {"gap", io::json_number(pendulum_gap(p_, r.y_final[0], r.y_final[1]))},
-                              {"mode", contact_mode_name(r.final_mode)}};
+    summary["final_state"] = {
+        {"phi1", io::json_number(r.y_final[0])},
+        {"phi2", io::json_number(r.y_final[1])},
+        {"omega1", io::json_number(r.y_final[2])},
+        {"omega2", io::json_number(r.y_final[3])},
+        {"gap", io::json_number(pendulum_gap(p_, r.y_final[0], r.y_final[1]))},
+        {"mode", contact_mode_name(r.final_mode)}};
     if (r.zeno) {
       nlohmann::json transitions = nlohmann::json::array();
       for (const ContactTransition& c : r.transitions)
-        transitions.push_back({{"t", c.t}, {"mode", contact_mode_name(c.mode)}, {"F", c.F},
-                               {"T", c.T}});
+        transitions.push_back(
+            {{"t", c.t}, {"mode", contact_mode_name(c.mode)}, {"F", c.F}, {"T", c.T}});
       summary["zeno"] = {{"t", r.zeno->t},
                          {"approach_speed", r.zeno->approach_speed},
                          {"impact_index", r.zeno->impact_index},
@@ -145,9 +150,9 @@ class PendulumCase : public ImpactCase {
     out << "t,psi1,psi2,omega1,omega2,energy,gap,P,R,V,H,F,T,mode\n";
     for (const PendulumSample& s : r.samples) {
       out << s.t << ',' << s.y[0] << ',' << s.y[1] << ',' << s.y[2] << ',' << s.y[3] << ','
-          << s.energy << ',' << s.gap << ',' << s.joint.P << ',' << s.joint.R << ','
-          << s.joint.V << ',' << s.joint.H << ',' << s.F << ',' << s.T << ','
-          << contact_mode_name(s.mode) << '\n';
+          << s.energy << ',' << s.gap << ',' << s.joint.P << ',' << s.joint.R << ',' << s.joint.V
+          << ',' << s.joint.H << ',' << s.F << ',' << s.T << ',' << contact_mode_name(s.mode)
+          << '\n';
     }
     return out.str();
   }
@@ -244,8 +249,8 @@ std::unique_ptr<ImpactCase> load_pendulum_case(const JsonObject& root) {
   const double speed_floor = 2.0 * p.g * h;
   o.zeno.min_speed = zeno.number_or("min_speed", std::max(1e-2, speed_floor), Bound::positive);
   if (o.zeno.min_speed < speed_floor)
-    zeno.fail("min_speed", format_number(o.zeno.min_speed) + " m/s must be >= 2 g h = " +
-                               format_number(speed_floor) + " m/s");
+    zeno.fail("min_speed", format_number(o.zeno.min_speed) +
+                               " m/s must be >= 2 g h = " + format_number(speed_floor) + " m/s");
   o.zeno.max_impacts = static_cast<int>(zeno.integer_or("max_impacts", 50, 2));
   o.zeno.window = zeno.number_or("window", 1e-3, Bound::positive);
   o.baumgarte_rate = zeno.number_or("baumgarte_rate", 50.0, Bound::non_negative);

@@ -35,8 +35,7 @@ ClippedIntegrals clipped_integrals(double fa, double fb, double b) {
   }
   const double len = x1 - x0;
   const double mid = 0.5 * (x0 + x1);
-  return {len * 0.5 * (f0 + f1),
-          len * (0.5 * (f0 + f1) * (mid - 0.5 * b) + (f1 - f0) * len / 12.0),
+  return {len * 0.5 * (f0 + f1), len * (0.5 * (f0 + f1) * (mid - 0.5 * b) + (f1 - f0) * len / 12.0),
           len * (f0 * f0 + f0 * f1 + f1 * f1) / 3.0};
 }
 
@@ -170,10 +169,9 @@ EdgeReaction edge_reaction(const PrismParams& p, double lambda, double theta_dot
   const double k = 6.0 / (std::cos(2.0 * g.alpha) + 8.0);
   const double centripetal = g.circumradius * theta_dot * theta_dot / p.gravity;
   const double mg = p.mass * p.gravity;
-  return {mg * (std::cos(p.slope) - k * std::sin(phi1) * std::sin(psi) -
-                centripetal * std::cos(psi)),
-          mg * (-std::sin(p.slope) + k * std::sin(phi1) * std::cos(psi) -
-                centripetal * std::sin(psi))};
+  return {
+      mg * (std::cos(p.slope) - k * std::sin(phi1) * std::sin(psi) - centripetal * std::cos(psi)),
+      mg * (-std::sin(p.slope) + k * std::sin(phi1) * std::cos(psi) - centripetal * std::sin(psi))};
 }
 
 LineImpactResult line_impact(const PrismParams& p, double omega_before, const LineImpactOptions& o,
@@ -218,27 +216,25 @@ LineImpactResult line_impact(const PrismParams& p, double omega_before, const Li
                           return std::max(-m.v_n_a(x), -m.v_n_b(x)) / vs;
                         },
                         Direction::falling};
-  const Event lost{[](double, const State& s) { return std::max(s[3], s[4]); },
-                   Direction::falling};
+  const Event lost{[](double, const State& s) { return std::max(s[3], s[4]); }, Direction::falling};
   const double force_scale = g.length * b;
   const Event slip_onset{[&m, &p, force_scale](double, const State& s) {
                            const LineImpactOde::Gs gs = m.gs(m.physical(s));
                            return (p.mu_s * gs.g1 - std::fabs(gs.g3_stick)) / force_scale;
                          },
                          Direction::falling};
-  const Event slip_stops{[&m, vs](double, const State& s) {
-                           return m.slip_sign * m.v_t(m.physical(s)) / vs;
-                         },
-                         Direction::falling};
+  const Event slip_stops{
+      [&m, vs](double, const State& s) { return m.slip_sign * m.v_t(m.physical(s)) / vs; },
+      Direction::falling};
 
   // one sample per chunk: the energy invariant (§2.3), the friction demand, the stress modes
   const char* last_mode = "";
   auto sample = [&]() {
     const LineImpactOde::Physical x = m.physical(y);
     const double kinetic = m.kinetic(x), layer = m.layer(x);
-    r.invariant_error = std::max(
-        r.invariant_error, std::fabs(kinetic + layer - x.work - r.kinetic_before) /
-                               r.kinetic_before);
+    r.invariant_error =
+        std::max(r.invariant_error,
+                 std::fabs(kinetic + layer - x.work - r.kinetic_before) / r.kinetic_before);
     r.friction_demand = std::max(r.friction_demand, m.stick_demand(x));
     const char* mode = stress_mode(x.zeta_a, x.zeta_b);
     if (std::string(mode) != last_mode) {
@@ -263,8 +259,7 @@ LineImpactResult line_impact(const PrismParams& p, double omega_before, const Li
     if (next > o.max_impulse) break;
     std::optional<EventHit> hit;
     try {
-      hit = ode.advance(ph, y, next,
-                        {terminate, lost, m.sticking ? slip_onset : slip_stops});
+      hit = ode.advance(ph, y, next, {terminate, lost, m.sticking ? slip_onset : slip_stops});
     } catch (const std::runtime_error&) {
       break;
     }
@@ -273,8 +268,8 @@ LineImpactResult line_impact(const PrismParams& p, double omega_before, const Li
     const LineImpactOde::Physical x = m.physical(y);
     switch (hit->index) {
       case 0:
-        r.outcome = m.v_n_b(x) <= m.v_n_a(x) ? LineImpactOutcome::pivot_b
-                                             : LineImpactOutcome::rock_back_a;
+        r.outcome =
+            m.v_n_b(x) <= m.v_n_a(x) ? LineImpactOutcome::pivot_b : LineImpactOutcome::rock_back_a;
         done = true;
         break;
       case 1:
@@ -336,10 +331,9 @@ TimeDomainImpact line_impact_time_domain(const PrismParams& p, double omega_befo
   EventIntegrator ode(rhs, oo);
   State y(4);
   y << 0.0, 0.0, 0.5 * omega_before * b / v, omega_before / w0;
-  const Event terminate{[](double, const State& s) {
-                          return std::max(-(s[2] - 0.5 * s[3]), -(s[2] + 0.5 * s[3]));
-                        },
-                        Direction::falling};
+  const Event terminate{
+      [](double, const State& s) { return std::max(-(s[2] - 0.5 * s[3]), -(s[2] + 0.5 * s[3])); },
+      Direction::falling};
   double t = 0.0;
   const auto hit = ode.advance(t, y, 1e3, {terminate});
   const bool pivot_b = hit && (y[2] + 0.5 * y[3]) <= (y[2] - 0.5 * y[3]);
@@ -353,9 +347,8 @@ PointImpactResult point_impact(const PrismParams& p, double omega_before) {
   const impulse::Delassus w{1.0 / m + b * b / (4.0 * j), b * h / (2.0 * j), 1.0 / m + h * h / j};
   // pre-impact rotation about A: u_n(B) = ω0 b, u_t = 0
   const double u_n = omega_before * b;
-  const impulse::ContactImpulse stick =
-      impulse::newton_coulomb_impact(w, u_n, 0.0, 0.0, std::numeric_limits<double>::infinity(),
-                                     p.mu_slip);
+  const impulse::ContactImpulse stick = impulse::newton_coulomb_impact(
+      w, u_n, 0.0, 0.0, std::numeric_limits<double>::infinity(), p.mu_slip);
   const impulse::ContactImpulse ci =
       impulse::newton_coulomb_impact(w, u_n, 0.0, 0.0, p.mu_s, p.mu_slip);
   PointImpactResult r;
@@ -371,15 +364,24 @@ PointImpactResult point_impact(const PrismParams& p, double omega_before) {
 
 const char* to_string(PrismTermination t) {
   switch (t) {
-    case PrismTermination::ramp_end: return "ramp_end";
-    case PrismTermination::t_end: return "t_end";
-    case PrismTermination::max_impacts: return "max_impacts";
-    case PrismTermination::does_not_roll: return "does_not_roll";
-    case PrismTermination::stalled: return "stalled";
-    case PrismTermination::at_rest: return "at_rest";
-    case PrismTermination::slip: return "slip";
-    case PrismTermination::detachment: return "detachment";
-    case PrismTermination::impact_failed: return "impact_failed";
+    case PrismTermination::ramp_end:
+      return "ramp_end";
+    case PrismTermination::t_end:
+      return "t_end";
+    case PrismTermination::max_impacts:
+      return "max_impacts";
+    case PrismTermination::does_not_roll:
+      return "does_not_roll";
+    case PrismTermination::stalled:
+      return "stalled";
+    case PrismTermination::at_rest:
+      return "at_rest";
+    case PrismTermination::slip:
+      return "slip";
+    case PrismTermination::detachment:
+      return "detachment";
+    case PrismTermination::impact_failed:
+      return "impact_failed";
   }
   return "unknown";
 }
@@ -398,11 +400,12 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
   y << o.lambda0, 0.0 - o.omega0;
 
   auto lp_of = [&](double lambda) { return (o.lambda0 - lambda) / (2.0 * alpha) + k; };
-  // mechanical energy relative to the release: ½J_Aθ̇² + m g (y_C − y_C0), y_C = a0 cos φ1 − k b sinβ
+  // mechanical energy relative to the release: ½J_Aθ̇² + m g (y_C − y_C0), y_C = a0 cos φ1 − k b
+  // sinβ
   auto energy_of = [&](const State& s) {
     return 0.5 * p.mass * g.j_edge * s[1] * s[1] +
-           mg * (g.circumradius * (std::cos(alpha + beta - s[0]) -
-                                   std::cos(alpha + beta - o.lambda0)) -
+           mg * (g.circumradius *
+                     (std::cos(alpha + beta - s[0]) - std::cos(alpha + beta - o.lambda0)) -
                  k * b * std::sin(beta));
   };
   r.min_normal_ratio = std::numeric_limits<double>::infinity();
@@ -410,8 +413,8 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
     r.rolling.push_back({t, k, y[0], y[1], lp_of(y[0]), energy_of(y)});
     const EdgeReaction f = edge_reaction(p, y[0], y[1]);
     r.min_normal_ratio = std::min(r.min_normal_ratio, f.normal / mg);
-    if (f.normal > 0.0) r.max_contact_demand = std::max(r.max_contact_demand,
-                                                        std::fabs(f.tangential) / f.normal);
+    if (f.normal > 0.0)
+      r.max_contact_demand = std::max(r.max_contact_demand, std::fabs(f.tangential) / f.normal);
   };
   auto finish = [&](PrismTermination why, const std::string& detail) {
     r.termination = why;
@@ -426,8 +429,9 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
   record();
   // a release from rest rolls forward only if λ0 < α + β (§2.1)
   if (o.omega0 == 0.0 && o.lambda0 >= alpha + beta)
-    return finish(PrismTermination::does_not_roll,
-                  "released from rest at lambda0 >= alpha + beta: it falls back onto the rear face");
+    return finish(
+        PrismTermination::does_not_roll,
+        "released from rest at lambda0 >= alpha + beta: it falls back onto the rear face");
 
   // contact phase (2.1): λ̈ = θ̈ = −Ω² sin(α + β − λ)
   EventIntegrator ode(
@@ -439,7 +443,7 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
   const std::vector<Event> events = {
       {[](double, const State& s) { return s[0]; }, Direction::falling},   // face AB lands
       {[](double, const State& s) { return -s[1]; }, Direction::falling},  // θ̇ → 0: stall
-      {[&p, mg](double, const State& s) {                                   // (2.2) slip
+      {[&p, mg](double, const State& s) {                                  // (2.2) slip
          const EdgeReaction f = edge_reaction(p, s[0], s[1]);
          return (p.mu_s * f.normal - std::fabs(f.tangential)) / mg;
        },
@@ -534,8 +538,8 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
       rec.friction_demand = pi.friction_demand;
     }
     rec.kappa = rec.omega_after / omega_minus;
-    rec.energy_lost = 0.5 * p.mass * g.j_edge * (omega_minus * omega_minus -
-                                                 rec.omega_after * rec.omega_after);
+    rec.energy_lost =
+        0.5 * p.mass * g.j_edge * (omega_minus * omega_minus - rec.omega_after * rec.omega_after);
     r.impacts.push_back(rec);
 
     // (§3 step 4) the new rolling edge is B, λ = 2α
@@ -544,8 +548,7 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
     record();
     if (!rec.sticking) {
       ++r.slip_violations;
-      if (o.stop_on_violation)
-        return finish(PrismTermination::slip, violation_text(2, "impact"));
+      if (o.stop_on_violation) return finish(PrismTermination::slip, violation_text(2, "impact"));
     }
     if (k * b >= o.ramp_length - 1e-12 * b)
       return finish(PrismTermination::ramp_end, "the rolling edge reached the end of the ramp");

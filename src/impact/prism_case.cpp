@@ -31,14 +31,14 @@ double model_kappa(const PrismParams& p, const LineImpactOptions& line) {
 
 // The closed forms of §2.1 and §5 used by describe() and the summary.
 struct Derived {
-  double omega_sq;          // Ω² = m g a0/J_A [1/s²]
-  double gain;              // G = 4Ω² sinα sinβ, gain of θ̇² per contact phase [1/s²]
-  double omega_first;       // |θ̇⁻| at the first impact (energy integral) [rad/s]
-  double over_top;          // |θ̇⁺| needed to get over the next top, √(2Ω²(1 − cos(α−β))) [rad/s]
-  double kappa;             // the model's κ
-  double kappa_classic;     // κ_c
-  double steady_minus;      // ω⁻* = √(G/(1 − κ²)) [rad/s]
-  double lambda0_min;       // smallest λ0 that clears the second edge [rad] (NaN: none)
+  double omega_sq;     // Ω² = m g a0/J_A [1/s²]
+  double gain;         // G = 4Ω² sinα sinβ, gain of θ̇² per contact phase [1/s²]
+  double omega_first;  // |θ̇⁻| at the first impact (energy integral) [rad/s]
+  double over_top;  // |θ̇⁺| needed to get over the next top, √(2Ω²(1 − cos(α−β))) [rad/s]
+  double kappa;          // the model's κ
+  double kappa_classic;  // κ_c
+  double steady_minus;   // ω⁻* = √(G/(1 − κ²)) [rad/s]
+  double lambda0_min;    // smallest λ0 that clears the second edge [rad] (NaN: none)
 };
 
 Derived derive(const PrismParams& p, const PrismRunOptions& o) {
@@ -64,9 +64,9 @@ std::string impacts_csv(const PrismRunResult& r) {
   out.precision(17);
   out << "index,t,omega_before,omega_after,kappa,mode,sticking,friction_demand,energy_lost,lp\n";
   for (const PrismImpactRecord& i : r.impacts) {
-    out << i.index << ',' << i.t << ',' << i.omega_before << ',' << i.omega_after << ','
-        << i.kappa << ',' << i.mode << ',' << (i.sticking ? 1 : 0) << ',' << i.friction_demand
-        << ',' << i.energy_lost << ',' << i.lp << '\n';
+    out << i.index << ',' << i.t << ',' << i.omega_before << ',' << i.omega_after << ',' << i.kappa
+        << ',' << i.mode << ',' << (i.sticking ? 1 : 0) << ',' << i.friction_demand << ','
+        << i.energy_lost << ',' << i.lp << '\n';
   }
   return out.str();
 }
@@ -89,34 +89,35 @@ std::string rolling_csv(const PrismRunResult& r, double b, const Gauges& gauges)
 
 class PrismCase : public ImpactCase {
  public:
-  PrismCase(PrismParams p, PrismRunOptions o, Gauges gauges)
-      : p_(p), o_(o), gauges_(gauges) {}
+  PrismCase(PrismParams p, PrismRunOptions o, Gauges gauges) : p_(p), o_(o), gauges_(gauges) {}
 
   void describe(std::ostream& out) const override {
     const PrismGeometry& g = p_.geometry;
     const Derived d = derive(p_, o_);
     out << "prism: N = " << g.n_sides << ", alpha = " << io::format_value("%.6g", g.alpha / kDeg)
-        << " deg, b = " << io::format_value("%.6g", g.face_width) << " m, h = " << io::format_value("%.6g", g.apothem)
+        << " deg, b = " << io::format_value("%.6g", g.face_width)
+        << " m, h = " << io::format_value("%.6g", g.apothem)
         << " m, m = " << io::format_value("%.6g", p_.mass) << " kg\n"
-        << "inertia: J/(m a0^2) = " << io::format_value("%.8g", g.j_c / (g.circumradius * g.circumradius))
-        << ", J_A/(m a0^2) = " << io::format_value("%.8g", g.j_edge / (g.circumradius * g.circumradius))
-        << "\n"
+        << "inertia: J/(m a0^2) = "
+        << io::format_value("%.8g", g.j_c / (g.circumradius * g.circumradius))
+        << ", J_A/(m a0^2) = "
+        << io::format_value("%.8g", g.j_edge / (g.circumradius * g.circumradius)) << "\n"
         << "impact model: " << (p_.impact == PrismImpactModel::line ? "line (Winkler)" : "point")
-        << ", kappa = " << io::format_value("%.8g", d.kappa) << " (1 - kappa^2 = "
-        << io::format_value("%.6g", 1.0 - d.kappa * d.kappa) << "); classic kappa_c = "
-        << io::format_value("%.8g", d.kappa_classic) << "\n"
+        << ", kappa = " << io::format_value("%.8g", d.kappa)
+        << " (1 - kappa^2 = " << io::format_value("%.6g", 1.0 - d.kappa * d.kappa)
+        << "); classic kappa_c = " << io::format_value("%.8g", d.kappa_classic) << "\n"
         << "contact phase: Omega = " << io::format_value("%.6g", std::sqrt(d.omega_sq))
         << " 1/s, gain per phase G = " << io::format_value("%.6g", d.gain) << " 1/s^2\n"
         << "first impact: |theta_dot-| = " << io::format_value("%.6g", d.omega_first)
         << " rad/s; to clear the next top |theta_dot+| > " << io::format_value("%.6g", d.over_top)
-        << " rad/s (" << (d.kappa * d.omega_first > d.over_top ? "cleared" : "NOT cleared")
-        << ")\n"
+        << " rad/s (" << (d.kappa * d.omega_first > d.over_top ? "cleared" : "NOT cleared") << ")\n"
         << "smallest lambda0 from rest that clears the second edge: "
         << (std::isfinite(d.lambda0_min) ? io::format_value("%.6g", d.lambda0_min / kDeg) + " deg"
                                          : std::string("none"))
         << "\n"
         << "steady state: |theta_dot-*| = " << io::format_value("%.6g", d.steady_minus)
-        << " rad/s, |theta_dot+*| = " << io::format_value("%.6g", d.kappa * d.steady_minus) << " rad/s\n"
+        << " rad/s, |theta_dot+*| = " << io::format_value("%.6g", d.kappa * d.steady_minus)
+        << " rad/s\n"
         << "ramp: " << io::format_value("%.6g", o_.ramp_length) << " m = about "
         << io::format_value("%.0f", std::floor(o_.ramp_length / g.face_width)) << " impacts\n";
   }
@@ -133,17 +134,19 @@ class PrismCase : public ImpactCase {
       kappa_sum += i.kappa;
       demand_max = std::max(demand_max, i.friction_demand);
     }
-    const double mean_kappa = r.impacts.empty() ? std::numeric_limits<double>::quiet_NaN()
-                                                : kappa_sum / r.impacts.size();
+    const double mean_kappa =
+        r.impacts.empty() ? std::numeric_limits<double>::quiet_NaN() : kappa_sum / r.impacts.size();
     progress << "prism N = " << p_.geometry.n_sides << ": " << r.impacts.size()
-             << " impacts, mean kappa = " << io::format_value("%.8g", mean_kappa) << " (kappa_c = "
-             << io::format_value("%.8g", d.kappa_classic) << ")\n"
-             << "ended: " << to_string(r.termination) << " at t = " << io::format_value("%.6g", r.t_final)
+             << " impacts, mean kappa = " << io::format_value("%.8g", mean_kappa)
+             << " (kappa_c = " << io::format_value("%.8g", d.kappa_classic) << ")\n"
+             << "ended: " << to_string(r.termination)
+             << " at t = " << io::format_value("%.6g", r.t_final)
              << " s, L_p = " << io::format_value("%.6g", r.lp_final) << ": " << r.detail << "\n";
     if (r.slip_violations > 0 || r.detach_violations > 0)
       progress << "admissibility (2.2): " << r.slip_violations << " slip and "
-               << r.detach_violations << " detachment violations recorded (mu_s = "
-               << io::format_value("%.6g", p_.mu_s) << "; largest contact-phase demand "
+               << r.detach_violations
+               << " detachment violations recorded (mu_s = " << io::format_value("%.6g", p_.mu_s)
+               << "; largest contact-phase demand "
                << io::format_value("%.6g", r.max_contact_demand) << ")\n";
 
     io::write_file_atomic(out_dir / "impacts.csv", impacts_csv(r));
@@ -152,9 +155,13 @@ class PrismCase : public ImpactCase {
     // the summary last, so that its presence means the run completed
     nlohmann::json s = io::summary_header("prism", case_echo);
     const PrismGeometry& g = p_.geometry;
-    s["geometry"] = {{"alpha", g.alpha},        {"face_width", b},  {"apothem", g.apothem},
-                     {"mass", p_.mass},         {"j_c", g.j_c * p_.mass},
-                     {"j_edge", g.j_edge * p_.mass}, {"j_face", g.j_face * p_.mass}};
+    s["geometry"] = {{"alpha", g.alpha},
+                     {"face_width", b},
+                     {"apothem", g.apothem},
+                     {"mass", p_.mass},
+                     {"j_c", g.j_c * p_.mass},
+                     {"j_edge", g.j_edge * p_.mass},
+                     {"j_face", g.j_face * p_.mass}};
     nlohmann::json impacts = nlohmann::json::array();
     for (const PrismImpactRecord& i : r.impacts) {
       impacts.push_back({{"t", i.t},
@@ -217,8 +224,8 @@ std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root) {
   if (prism.has("mass")) {
     p.mass = prism.number("mass", Bound::positive);
   } else {
-    p.mass = prism.number_or("density", 7850.0, Bound::positive) * p.geometry.area *
-             p.geometry.length;
+    p.mass =
+        prism.number_or("density", 7850.0, Bound::positive) * p.geometry.area * p.geometry.length;
   }
 
   // the ramp
@@ -238,9 +245,9 @@ std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root) {
   const double lambda0_deg = release.number("lambda0_deg", Bound::positive);
   const double two_alpha_deg = 360.0 / n;
   if (lambda0_deg > two_alpha_deg)
-    release.fail("lambda0_deg", io::format_value("%.6g", lambda0_deg) + " deg is more than 2 alpha = " +
-                                    io::format_value("%.6g", two_alpha_deg) + " deg for N = " +
-                                    std::to_string(n));
+    release.fail("lambda0_deg",
+                 io::format_value("%.6g", lambda0_deg) + " deg is more than 2 alpha = " +
+                     io::format_value("%.6g", two_alpha_deg) + " deg for N = " + std::to_string(n));
   o.lambda0 = lambda0_deg * kDeg;
   o.omega0 = release.number_or("omega0", 0.0, Bound::non_negative);
 
@@ -280,8 +287,7 @@ std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root) {
   o.t_end = run.number_or("t_end", 60.0, Bound::positive);
   o.max_impacts = static_cast<int>(run.integer_or("max_impacts", 100000, 1));
   o.sample_dt = run.number_or("sample_dt", 1e-3, Bound::positive);
-  if (o.t_end / o.sample_dt > 1e7)
-    run.fail("sample_dt", "gives more than 1e7 samples over t_end");
+  if (o.t_end / o.sample_dt > 1e7) run.fail("sample_dt", "gives more than 1e7 samples over t_end");
   o.stop_on_violation =
       run.choice_or("on_violation", {"stop", "report"}, "violation policy", "stop") == "stop";
   o.zeno_min_speed = run.number_or("zeno_min_speed", 1e-9, Bound::non_negative);

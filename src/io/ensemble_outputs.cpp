@@ -112,7 +112,8 @@ std::string case_fingerprint(const nlohmann::json& case_echo) { return case_echo
 
 bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_echo,
                        const std::filesystem::path& out_dir, const std::string& backend_name,
-                       int threads, std::ostream& progress, const EnsembleRunControl& control) {
+                       int threads, std::ostream& report, std::ostream& progress,
+                       const EnsembleRunControl& control) {
   const md::EnsembleModel& m = c.model;
   auto backend = backend_name == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
   const std::filesystem::path checkpoint = checkpoint_path(out_dir);
@@ -192,10 +193,10 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
   }
 
   // the Γ table and the packings that were left out
-  print_table(r.gammas, progress);
+  print_table(r.gammas, report);
   for (const md::PackingResult& p : r.packings) {
     if (p.status != md::status_ok) {
-      progress << "packing " << p.index << " (Gamma " << p.gamma << ") excluded: "
+      report << "packing " << p.index << " (Gamma " << p.gamma << ") excluded: "
                << md::status_name(p.status) << "\n";
     }
   }

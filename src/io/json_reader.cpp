@@ -36,8 +36,7 @@ std::string join(const std::vector<std::string>& names) {
 
 }  // namespace
 
-CaseError::CaseError(const std::string& file, const std::string& pointer,
-                     const std::string& detail)
+CaseError::CaseError(const std::string& file, const std::string& pointer, const std::string& detail)
     : std::runtime_error(compose(file, pointer, detail)),
       file_(file),
       pointer_(pointer),
@@ -57,8 +56,9 @@ nlohmann::json read_json_file(const std::string& path) {
     static const std::regex where(R"(at line (\d+), column (\d+): (.*))");
     std::smatch m;
     if (std::regex_search(what, m, where))
-      throw CaseError(path, "", "invalid JSON at line " + m[1].str() + ", column " + m[2].str() +
-                                    ": " + m[3].str());
+      throw CaseError(
+          path, "",
+          "invalid JSON at line " + m[1].str() + ", column " + m[2].str() + ": " + m[3].str());
     throw CaseError(path, "", "invalid JSON at byte " + std::to_string(e.byte) + ": " + what);
   }
 }
@@ -66,9 +66,12 @@ nlohmann::json read_json_file(const std::string& path) {
 std::string pointer_token(const std::string& key) {
   std::string s;
   for (char c : key) {
-    if (c == '~') s += "~0";
-    else if (c == '/') s += "~1";
-    else s += c;
+    if (c == '~')
+      s += "~0";
+    else if (c == '/')
+      s += "~1";
+    else
+      s += c;
   }
   return s;
 }
@@ -100,8 +103,10 @@ long long as_integer(const nlohmann::json& v, const std::string& file, const std
   } else if (v.is_number_float()) {
     // 20.0 is accepted as 20
     const double x = v.get<double>();
-    if (!std::isfinite(x) || std::floor(x) != x) throw CaseError(file, pointer, "must be an integer");
-    if (std::fabs(x) > INT_MAX) throw CaseError(file, pointer, "must be at most " + std::to_string(INT_MAX));
+    if (!std::isfinite(x) || std::floor(x) != x)
+      throw CaseError(file, pointer, "must be an integer");
+    if (std::fabs(x) > INT_MAX)
+      throw CaseError(file, pointer, "must be at most " + std::to_string(INT_MAX));
     n = static_cast<long long>(x);
   } else {
     throw CaseError(file, pointer, "must be an integer");

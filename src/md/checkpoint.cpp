@@ -114,7 +114,8 @@ class Reader {
   }
   std::vector<std::uint64_t> counts() {
     const auto n = value<std::uint64_t>();
-    if (n > bytes_.size() / sizeof(std::uint64_t)) fail("truncated checkpoint (the file ends early)");
+    if (n > bytes_.size() / sizeof(std::uint64_t))
+      fail("truncated checkpoint (the file ends early)");
     std::vector<std::uint64_t> v(n);
     std::memcpy(v.data(), take(n * sizeof(std::uint64_t)), n * sizeof(std::uint64_t));
     return v;

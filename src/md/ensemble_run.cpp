@@ -20,7 +20,8 @@ double seconds_since(Clock::time_point start) {
 
 void check_case(const EnsembleCase& c) {
   const EnsembleModel& m = c.model;
-  const std::size_t expected = c.gamma_values.size() * static_cast<std::size_t>(c.packings_per_gamma);
+  const std::size_t expected =
+      c.gamma_values.size() * static_cast<std::size_t>(c.packings_per_gamma);
   if (c.packings_per_gamma < 1 || static_cast<std::size_t>(m.n_packings()) != expected) {
     throw std::invalid_argument("run_ensemble: the model has " + std::to_string(m.n_packings()) +
                                 " packings, the case expects gamma_values x packings_per_gamma = " +
@@ -39,7 +40,8 @@ void build_layouts(const EnsembleModel& m, std::vector<double>& x, std::vector<d
   for (int p = 0; p < m.n_packings(); ++p) {
     const std::vector<double> radii(m.radius.begin() + m.offset[p],
                                     m.radius.begin() + m.offset[p + 1]);
-    const PackingLayout layout = advancing_front(radii, m.packings[p].box_width, m.packings[p].seed);
+    const PackingLayout layout =
+        advancing_front(radii, m.packings[p].box_width, m.packings[p].seed);
     x.insert(x.end(), layout.x.begin(), layout.x.end());
     y.insert(y.end(), layout.y.begin(), layout.y.end());
   }
@@ -212,7 +214,8 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   // phases: settle and transient take round(time/dt) steps, the measurement whole chunks;
   // phases[k] is RunPhase k, the index a checkpoint records
   const std::int64_t chunk = result.sample_steps;
-  const std::int64_t settle_steps = std::max<std::int64_t>(0, std::llround(sched.settle_time / m.dt));
+  const std::int64_t settle_steps =
+      std::max<std::int64_t>(0, std::llround(sched.settle_time / m.dt));
   const std::int64_t transient_steps =
       std::max<std::int64_t>(0, std::llround(sched.transient_time / m.dt));
   const std::int64_t measure_chunks =
@@ -313,8 +316,9 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
 
   // observables per packing, then per Γ
   for (int p = 0; p < m.n_packings(); ++p) {
-    PackingResult r{p, p / c.packings_per_gamma, m.packings[p].gamma, m.packings[p].seed,
-                    s.status[p], {}, {}, {}};
+    PackingResult r{
+        p, p / c.packings_per_gamma, m.packings[p].gamma, m.packings[p].seed, s.status[p], {}, {},
+        {}};
     for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
       r.omega_bar.push_back(mean_omega(result.rotation[i]));
       r.rho2.push_back(rho2(result.rotation[i]));

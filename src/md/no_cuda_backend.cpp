@@ -11,7 +11,8 @@ bool cuda_backend_built() { return false; }
 bool cuda_device_available() { return false; }
 
 std::unique_ptr<Backend> make_cuda_backend(int) {
-  throw std::runtime_error("this build of granular has no CUDA backend (configure with GRANULAR_CUDA=ON)");
+  throw std::runtime_error(
+      "this build of granular has no CUDA backend (configure with GRANULAR_CUDA=ON)");
 }
 
 }  // namespace granular::md

@@ -17,8 +17,8 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   s.t0 = t0;
   s.x = x;
   s.y = y;
-  for (auto* a : {&s.theta, &s.vx, &s.vy, &s.omega, &s.ax, &s.ay, &s.alpha, &s.fx, &s.fy,
-                  &s.torque}) {
+  for (auto* a :
+       {&s.theta, &s.vx, &s.vy, &s.omega, &s.ax, &s.ay, &s.alpha, &s.fx, &s.fy, &s.torque}) {
     a->assign(n, 0.0);
   }
   s.gear_high.assign(9 * static_cast<std::size_t>(n), 0.0);
@@ -82,20 +82,44 @@ std::size_t state_bytes(const EnsembleState& s) {
 }
 
 EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
-  return EnsembleView{m.packings.data(), m.offset.data(),     m.radius.data(),
-                      m.mass.data(),     m.inertia.data(),    m.inv_mass.data(),
-                      m.inv_inertia.data(), m.integrator,
-                      m.dt,              m.neighbor.skin,     m.neighbor.max_neighbors,
+  return EnsembleView{m.packings.data(),
+                      m.offset.data(),
+                      m.radius.data(),
+                      m.mass.data(),
+                      m.inertia.data(),
+                      m.inv_mass.data(),
+                      m.inv_inertia.data(),
+                      m.integrator,
+                      m.dt,
+                      m.neighbor.skin,
+                      m.neighbor.max_neighbors,
                       m.neighbor.max_contacts,
-                      s.x.data(),        s.y.data(),          s.theta.data(),
-                      s.vx.data(),       s.vy.data(),         s.omega.data(),
-                      s.ax.data(),       s.ay.data(),         s.alpha.data(),
-                      s.gear_high.data(), s.fx.data(),        s.fy.data(),
-                      s.torque.data(),   s.neighbors.data(),  s.neighbor_count.data(),
+                      s.x.data(),
+                      s.y.data(),
+                      s.theta.data(),
+                      s.vx.data(),
+                      s.vy.data(),
+                      s.omega.data(),
+                      s.ax.data(),
+                      s.ay.data(),
+                      s.alpha.data(),
+                      s.gear_high.data(),
+                      s.fx.data(),
+                      s.fy.data(),
+                      s.torque.data(),
+                      s.neighbors.data(),
+                      s.neighbor_count.data(),
                       s.neighbor_upper.data(),
-                      s.x_ref.data(),    s.y_ref.data(),      s.cell_offset.data(),
-                      s.cell_start.data(), s.cell_disks.data(), s.grids.data(),
-                      s.contacts.data(), s.walls.data(),      s.slots_used.data(), s.contact_mask.data(),
+                      s.x_ref.data(),
+                      s.y_ref.data(),
+                      s.cell_offset.data(),
+                      s.cell_start.data(),
+                      s.cell_disks.data(),
+                      s.grids.data(),
+                      s.contacts.data(),
+                      s.walls.data(),
+                      s.slots_used.data(),
+                      s.contact_mask.data(),
                       s.status.data(),
                       s.rebuild_count.data()};
 }

@@ -1,18 +1,17 @@
 // Tests for cli/main.cpp: the real `granular` binary on good and bad cases. Bad input exits
 // with 2, names the file and the JSON pointer on stderr, and creates no output folder.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "granular/md/checkpoint.hpp"
 
@@ -53,8 +52,8 @@ class Cli : public ::testing::Test {
   Result granular(const std::string& args) const {
     const fs::path out = dir_ / "stdout.txt";
     const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + args +
-                            " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + args + " >'" +
+                            out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(cmd.c_str());
     Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
     fs::remove(out);
@@ -176,7 +175,8 @@ namespace {
 // `--backend cuda` without a device (this machine and CI have none) is bad input: exit 2, a
 // clear message, nothing created; an unknown backend likewise.
 TEST_F(Cli, CudaBackendWithoutDeviceIsBadInput) {
-  const Result cuda = granular("run " + data_path("good_ensemble.json") + " --out o --backend cuda");
+  const Result cuda =
+      granular("run " + data_path("good_ensemble.json") + " --out o --backend cuda");
   if (cuda.code == 0) GTEST_SKIP() << "a CUDA device is present";
   EXPECT_EQ(cuda.code, 2);
   EXPECT_NE(cuda.err.find("--backend cuda: no CUDA device is available"), std::string::npos)

@@ -2,23 +2,23 @@
 // io/ensemble_outputs.cpp: a run stopped after k chunks and resumed from its checkpoint ends
 // bitwise identical to the uninterrupted run (observables, final state, CSV files), and a
 // checkpoint of another case or a damaged file is rejected with the file named.
+#include "granular/md/checkpoint.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "../support/tiny_ensemble.hpp"
 #include "granular/io/run_case.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/checkpoint.hpp"
-#include "../support/tiny_ensemble.hpp"
 #include "granular/md/ensemble_run.hpp"
 
 namespace granular::md {
@@ -30,7 +30,8 @@ constexpr int disks_per_packing = test::tiny_disks_per_packing;
 
 // chunks of 1000 steps: settle 10, transient 5, measure 5 chunks.
 EnsembleCase tiny_case() {
-  return test::tiny_ensemble_case({0.1, 0.05, 0.05, 0.01});  // settle, transient, measure, sample [s]
+  return test::tiny_ensemble_case(
+      {0.1, 0.05, 0.05, 0.01});  // settle, transient, measure, sample [s]
 }
 
 // FNV-1a over the bytes of every array a step writes: equal hashes mean bitwise-equal states.
@@ -149,7 +150,7 @@ TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   const nlohmann::json echo = {{"model", "packing_ensemble"}, {"seed", 7}};
   std::ostringstream progress;
   const fs::path straight = scratch("csv_straight");
-  ASSERT_TRUE(io::run_ensemble_case(c, echo, straight, "cpu", 2, progress));
+  ASSERT_TRUE(io::run_ensemble_case(c, echo, straight, "cpu", 2, progress, progress));
   EXPECT_FALSE(fs::exists(io::checkpoint_path(straight)));
 
   // stopped inside the measurement: a checkpoint and the CSVs so far, no summary
@@ -157,7 +158,7 @@ TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   io::EnsembleRunControl control;
   int taken = 0;
   control.stop = [&] { return ++taken >= 17; };
-  EXPECT_FALSE(io::run_ensemble_case(c, echo, dir, "cpu", 2, progress, control));
+  EXPECT_FALSE(io::run_ensemble_case(c, echo, dir, "cpu", 2, progress, progress, control));
   EXPECT_TRUE(fs::exists(io::checkpoint_path(dir)));
   EXPECT_FALSE(fs::exists(dir / "summary.json"));
 
@@ -166,7 +167,7 @@ TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   std::ofstream(dir / "angles.csv", std::ios::app) << "0.123,0.5,0,0,1.";
   io::EnsembleRunControl resume;
   resume.resume = true;
-  ASSERT_TRUE(io::run_ensemble_case(c, echo, dir, "cpu", 1, progress, resume));
+  ASSERT_TRUE(io::run_ensemble_case(c, echo, dir, "cpu", 1, progress, progress, resume));
   EXPECT_NE(progress.str().find("resuming from"), std::string::npos);
 
   for (const char* name : {"energy.csv", "angles.csv", "disks.csv"}) {
@@ -190,11 +191,11 @@ TEST(Checkpoint, FreshRunRemovesAnOldCheckpoint) {
   io::EnsembleRunControl control;
   control.stop = [] { return true; };
   std::ostringstream progress;
-  EXPECT_FALSE(io::run_ensemble_case(c, {{"seed", 1}}, dir, "cpu", 1, progress, control));
+  EXPECT_FALSE(io::run_ensemble_case(c, {{"seed", 1}}, dir, "cpu", 1, progress, progress, control));
   ASSERT_TRUE(fs::exists(io::checkpoint_path(dir)));
   // a fresh run of another case ignores it, and it cannot be resumed against the new CSVs
   control.stop = [] { return false; };
-  EXPECT_TRUE(io::run_ensemble_case(c, {{"seed", 2}}, dir, "cpu", 1, progress, control));
+  EXPECT_TRUE(io::run_ensemble_case(c, {{"seed", 2}}, dir, "cpu", 1, progress, progress, control));
   EXPECT_FALSE(fs::exists(io::checkpoint_path(dir)));
 }
 

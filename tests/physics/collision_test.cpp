@@ -1,22 +1,21 @@
 // Tests for src/md/collision.cpp and src/io/collision_outputs.cpp: single collisions run
 // through the packing engine against the closed forms of spec §3.2–3.3 (validation tier 1,
 // items 5 and 6).
+#include "granular/md/collision.hpp"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
-#include <nlohmann/json.hpp>
-
 #include "granular/contact_law.hpp"
 #include "granular/io/run_case.hpp"
-#include "granular/md/collision.hpp"
 
 namespace granular::md {
 namespace {
@@ -93,8 +92,10 @@ TEST(CollisionNormalConvergence, VerletErrorIsFirstOrder) {
   const CollisionResult coarse = run_collision(cc);
   cc.steps_per_collision *= 2.0;
   const CollisionResult fine = run_collision(cc);
-  const double ratio_e = (coarse.e_n / coarse.e_n_predicted - 1.0) / (fine.e_n / fine.e_n_predicted - 1.0);
-  const double ratio_t = (coarse.t_c / coarse.t_c_predicted - 1.0) / (fine.t_c / fine.t_c_predicted - 1.0);
+  const double ratio_e =
+      (coarse.e_n / coarse.e_n_predicted - 1.0) / (fine.e_n / fine.e_n_predicted - 1.0);
+  const double ratio_t =
+      (coarse.t_c / coarse.t_c_predicted - 1.0) / (fine.t_c / fine.t_c_predicted - 1.0);
   EXPECT_NEAR(ratio_e, 2.0, 0.05);
   EXPECT_NEAR(ratio_t, 2.0, 0.05);
 }
@@ -193,10 +194,10 @@ TEST(CollisionTangential, SmallRatioApproachesStickingLimit) {
       const double omega_t = std::sqrt(3.0 * cc.contact.k_t / r.m_eff);
       const double skin_delay = (1.0 - cc.touch_phase) * r.dt;
       EXPECT_NEAR(r.e_t, r.e_t_sticking_limit, omega_t * r.dt) << "kappa = " << kappa;
-      const double geometric = kind == CollisionKind::disk_disk
-                                   ? 2.0 * cc.u_n / std::sqrt(cc.contact.k_n / r.m_eff) /
-                                         (cc.radius_a + cc.radius_b)
-                                   : 0.0;
+      const double geometric =
+          kind == CollisionKind::disk_disk
+              ? 2.0 * cc.u_n / std::sqrt(cc.contact.k_n / r.m_eff) / (cc.radius_a + cc.radius_b)
+              : 0.0;
       EXPECT_NEAR(r.e_t, std::cos(omega_t * (r.t_c_predicted - skin_delay)), 2e-5 + geometric)
           << "kappa = " << kappa;
     }

@@ -1,11 +1,11 @@
 // Tests for src/impact/dimer.cpp and dimer_model.cpp: the contact phases of a flat dimer on
 // the vibrating plate (spec dimer.md §6, grade A 7) and short runs of the paper's drift
 // (grade B 9–10, signs only).
-#include <cmath>
+#include "granular/impact/dimer.hpp"
 
 #include <gtest/gtest.h>
 
-#include "granular/impact/dimer.hpp"
+#include <cmath>
 
 namespace granular::impact {
 namespace {
@@ -95,8 +95,8 @@ TEST(DimerContact, LiftoffWherePlateAccelerationIsMinusG) {
 TEST(DimerRun, DriftChangesSignBetweenAr39And57) {
   const double h0 = 0.25e-3, theta0 = 5.0 * kPi / 180.0;
   const DimerParams short_dimer = plate_dimer(3.9, 25.0, 0.9);
-  const DimerRun a =
-      run_dimer(short_dimer, dimer_initial_state(short_dimer, h0, theta0), options(short_dimer, 1.0));
+  const DimerRun a = run_dimer(short_dimer, dimer_initial_state(short_dimer, h0, theta0),
+                               options(short_dimer, 1.0));
   const DimerParams long_dimer = plate_dimer(5.7, 25.0, 0.9);
   const DimerRun b =
       run_dimer(long_dimer, dimer_initial_state(long_dimer, h0, theta0), options(long_dimer, 1.0));
@@ -152,7 +152,8 @@ TEST(DimerModel, StickCoefficientAtAr5NeedsARod) {
 // 0.1° scale (docs/dimer.md), so the test starts from a neighbouring point, h₀ = 10.1 mm.
 TEST(DimerRun, JumpModeAt50HzFromANeighbouringStart) {
   const DimerParams p = plate_dimer(3.9, 50.0, 0.9);
-  const DimerRun r = run_dimer(p, dimer_initial_state(p, 10.1e-3, 8.0 * kPi / 180.0), options(p, 1.0));
+  const DimerRun r =
+      run_dimer(p, dimer_initial_state(p, 10.1e-3, 8.0 * kPi / 180.0), options(p, 1.0));
   EXPECT_EQ(r.status, DimerStatus::ok);
   EXPECT_EQ(r.motion, DimerMotion::jump);
   EXPECT_NEAR(r.impacts_per_period[0], 1.0, 0.05);

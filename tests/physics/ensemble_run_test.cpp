@@ -1,20 +1,20 @@
 // Tests for md/ensemble_run.cpp and io/ensemble_outputs.cpp: a tiny vibrated ensemble (2 Γ × 2
 // packings of 12 disks) runs through settle, transient and measurement, stays healthy, gives
 // finite observables that do not depend on the thread count, and writes the documented outputs.
+#include "granular/md/ensemble_run.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "../support/tiny_ensemble.hpp"
 #include "granular/io/run_case.hpp"
 #include "granular/md/backend.hpp"
-#include "../support/tiny_ensemble.hpp"
-#include "granular/md/ensemble_run.hpp"
 
 namespace granular::md {
 namespace {
@@ -125,18 +125,35 @@ TEST(EnsembleRun, RunEnsembleCaseWritesDocumentedOutputs) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ostringstream progress;
-  io::run_ensemble_case(c, {{"model", "packing_ensemble"}, {"seed", 7}}, dir, "cpu", 2, progress);
+  io::run_ensemble_case(c, {{"model", "packing_ensemble"}, {"seed", 7}}, dir, "cpu", 2, progress,
+                        progress);
   EXPECT_NE(progress.str().find("Gamma"), std::string::npos);
 
   // summary.json: the keys of docs/outputs.md
   std::ifstream in(dir / "summary.json");
   ASSERT_TRUE(in.good());
   const nlohmann::json j = nlohmann::json::parse(in);
-  for (const char* key :
-       {"model", "granular_version", "case", "seed", "gamma_values", "packings_per_gamma",
-        "mean_sq_omega", "mean_sq_omega_rpm2", "mean_sq_omega_stderr", "mean_rho2",
-        "mean_sigma_a", "packings", "dt", "sample_interval", "steps", "particle_steps",
-        "wall_time_s", "advance_time_s", "particle_steps_per_s", "threads", "backend"}) {
+  for (const char* key : {"model",
+                          "granular_version",
+                          "case",
+                          "seed",
+                          "gamma_values",
+                          "packings_per_gamma",
+                          "mean_sq_omega",
+                          "mean_sq_omega_rpm2",
+                          "mean_sq_omega_stderr",
+                          "mean_rho2",
+                          "mean_sigma_a",
+                          "packings",
+                          "dt",
+                          "sample_interval",
+                          "steps",
+                          "particle_steps",
+                          "wall_time_s",
+                          "advance_time_s",
+                          "particle_steps_per_s",
+                          "threads",
+                          "backend"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["model"], "packing_ensemble");

@@ -3,19 +3,18 @@
 // corrected reactions, κ_c of the point impact, the line impact's κ (invariances, DS-I, energy
 // invariant, time-domain cross-check), the run's recurrence, energy and termination rules, and
 // the CLI on good and bad cases.
+#include "granular/impact/prism.hpp"
+
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <string>
-
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include "granular/impact/prism.hpp"
+#include <string>
 
 namespace granular::impact {
 namespace {
@@ -180,7 +179,8 @@ TEST(PrismLineImpact, KappaIndependentOfSlopeInARun) {
 }
 
 // DS-I throughout, termination on the v^n(B) = 0 branch with v^n(A) = κ|ω0|b, normal impulse
-// m|ω0|b(1 + κ)/2 (§2.4, §5) when the face sticks; less lossy than the point impact, and no energy gained
+// m|ω0|b(1 + κ)/2 (§2.4, §5) when the face sticks; less lossy than the point impact, and no energy
+// gained
 TEST(PrismLineImpact, StaysDsIAndPivotsOnB) {
   for (int n : {4, 6, 8, 12, 22, 30, 38, 100}) {
     PrismParams p = steel(n);
@@ -278,8 +278,7 @@ TEST(PrismRun, RolledDistanceCountsFaces) {
   const PrismRunResult r = run_prism(p, o);
   ASSERT_EQ(r.impacts.size(), 10u);
   const double first = 5.322 * kDeg / (2.0 * p.geometry.alpha);
-  for (std::size_t k = 0; k < r.impacts.size(); ++k)
-    EXPECT_NEAR(r.impacts[k].lp, first + k, 1e-12);
+  for (std::size_t k = 0; k < r.impacts.size(); ++k) EXPECT_NEAR(r.impacts[k].lp, first + k, 1e-12);
   for (std::size_t i = 1; i < r.rolling.size(); ++i) {
     EXPECT_GE(r.rolling[i].lp, r.rolling[i - 1].lp - 1e-12);
     EXPECT_GE(r.rolling[i].t, r.rolling[i - 1].t);
@@ -312,8 +311,7 @@ TEST(PrismRun, TerminationIsDetectedAndReported) {
     o.ramp_length = 0.05;
     const PrismRunResult r = run_prism(p, o);
     EXPECT_EQ(r.termination, PrismTermination::ramp_end);
-    EXPECT_EQ(static_cast<double>(r.impacts.size()),
-              std::ceil(0.05 / p.geometry.face_width));
+    EXPECT_EQ(static_cast<double>(r.impacts.size()), std::ceil(0.05 / p.geometry.face_width));
   }
   {
     PrismParams on_steel = steel(22, 0.3792);
@@ -336,8 +334,8 @@ TEST(PrismRun, TerminationIsDetectedAndReported) {
 std::string source(const std::string& rel) { return std::string(GRANULAR_SOURCE_DIR) + "/" + rel; }
 
 int run_cli(const std::string& args, const std::string& err_file) {
-  const std::string cmd = std::string("'") + GRANULAR_CLI + "' " + args + " >/dev/null 2>'" +
-                          err_file + "'";
+  const std::string cmd =
+      std::string("'") + GRANULAR_CLI + "' " + args + " >/dev/null 2>'" + err_file + "'";
   const int status = std::system(cmd.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -357,8 +355,7 @@ TEST(PrismCli, ValidateRunAndRejectBadValues) {
   const std::string good = source("cases/prism_fig6_n30.json");
   EXPECT_EQ(run_cli("validate '" + good + "'", err), 0) << slurp(err);
   const fs::path out = dir / "out";
-  EXPECT_EQ(run_cli("run '" + good + "' --out '" + out.string() + "' --set /run/t_end=0.5", err),
-            0)
+  EXPECT_EQ(run_cli("run '" + good + "' --out '" + out.string() + "' --set /run/t_end=0.5", err), 0)
       << slurp(err);
   ASSERT_TRUE(fs::exists(out / "summary.json"));
   EXPECT_TRUE(fs::exists(out / "impacts.csv"));

@@ -38,8 +38,8 @@ TEST(SkinInvariants, RollingOnFixedDiskKeepsXiZero) {
   SkinHistory h{};
   for (int k = 0; k <= 1300; ++k) {
     const double beta = 0.3 + 0.01 * k;  // angle of e = (r_b − r_a)/|r_b − r_a|
-    const DiskKinematics a = {b.r - dist * unit(beta), {0.0, 0.0},
-                              -1.2 + (r_a + r_b) / r_a * (beta - 0.3), r_a};
+    const DiskKinematics a = {
+        b.r - dist * unit(beta), {0.0, 0.0}, -1.2 + (r_a + r_b) / r_a * (beta - 0.3), r_a};
     const ContactResult c = disk_disk_contact(sticky, a, b, k == 0, h);
     const double arc = (r_a + r_b) * (beta - 0.3);
     ASSERT_NEAR(c.xi, 0.0, 1e-12 * std::max(arc, r_a)) << "beta = " << beta;
@@ -95,15 +95,15 @@ TEST(SkinInvariants, RollingOnMovingWallKeepsXiZero) {
     // bottom wall sliding at 0.3 m/s and vibrating vertically
     const Vec2 wall_point = {0.3 * t, 1e-3 * std::sin(60.0 * t)};
     const WallKinematics bottom = {{0.0, 1.0}, wall_point, {0.3, 0.06 * std::cos(60.0 * t)}};
-    const DiskKinematics a = {{wall_point.x + 0.5 - r * phi, wall_point.y + r - overlap},
-                              {0.0, 0.0}, 1.0 + phi, r};
+    const DiskKinematics a = {
+        {wall_point.x + 0.5 - r * phi, wall_point.y + r - overlap}, {0.0, 0.0}, 1.0 + phi, r};
     const ContactResult cb = disk_wall_contact(sticky, a, bottom, k == 0, h_bottom);
     ASSERT_NEAR(cb.xi, 0.0, 1e-12 * std::max(r * phi, r)) << "phi = " << phi;
     // left wall moving along x and y: s = (r_a − p)·(0, −1)
     const Vec2 left_point = {0.01 * std::sin(40.0 * t), -0.2 * t};
     const WallKinematics left = {{1.0, 0.0}, left_point, {0.4 * std::cos(40.0 * t), -0.2}};
-    const DiskKinematics d = {{left_point.x + r - overlap, left_point.y + 0.3 + r * phi},
-                              {0.0, 0.0}, -2.0 + phi, r};
+    const DiskKinematics d = {
+        {left_point.x + r - overlap, left_point.y + 0.3 + r * phi}, {0.0, 0.0}, -2.0 + phi, r};
     const ContactResult cl = disk_wall_contact(sticky, d, left, k == 0, h_left);
     ASSERT_NEAR(cl.xi, 0.0, 1e-12 * std::max(r * phi, r)) << "phi = " << phi;
   }
@@ -113,8 +113,12 @@ TEST(SkinInvariants, RollingOnMovingWallKeepsXiZero) {
 struct PairMotion {
   DiskKinematics a, b;
   double omega_a, omega_b;
-  DiskKinematics a_at(double s) const { return {a.r + s * a.v, a.v, a.theta + s * omega_a, a.radius}; }
-  DiskKinematics b_at(double s) const { return {b.r + s * b.v, b.v, b.theta + s * omega_b, b.radius}; }
+  DiskKinematics a_at(double s) const {
+    return {a.r + s * a.v, a.v, a.theta + s * omega_a, a.radius};
+  }
+  DiskKinematics b_at(double s) const {
+    return {b.r + s * b.v, b.v, b.theta + s * omega_b, b.radius};
+  }
 };
 
 // dλ/dt from central differences of ξ against u_t = (v_a − v_b)·t̂ + R_a ω_a + R_b ω_b. It is
@@ -130,8 +134,10 @@ TEST(SkinRate, RateOfLambdaIsTangentialVelocity) {
     const double angle = pi * u(rng);
     PairMotion m;
     m.a = {{u(rng), u(rng)}, {0.1 * u(rng), 0.1 * u(rng)}, 5.0 * u(rng), r_a};
-    m.b = {m.a.r + (r_a + r_b - overlap) * unit(angle), {0.1 * u(rng), 0.1 * u(rng)},
-           5.0 * u(rng), r_b};
+    m.b = {m.a.r + (r_a + r_b - overlap) * unit(angle),
+           {0.1 * u(rng), 0.1 * u(rng)},
+           5.0 * u(rng),
+           r_b};
     m.omega_a = 10.0 * u(rng);
     m.omega_b = 10.0 * u(rng);
     const Vec2 d = m.b.r - m.a.r;
@@ -243,9 +249,12 @@ TEST(SkinEnergy, WallForcesAreMinusGradientOfEnergy) {
   auto shifted = [&](Vec2 dr, double dtheta) {
     return DiskKinematics{a1.r + dr, a1.v, a1.theta + dtheta, r};
   };
-  const double fx = -(energy(shifted({eps, 0.0}, 0.0)) - energy(shifted({-eps, 0.0}, 0.0))) / (2 * eps);
-  const double fy = -(energy(shifted({0.0, eps}, 0.0)) - energy(shifted({0.0, -eps}, 0.0))) / (2 * eps);
-  const double tq = -(energy(shifted({0.0, 0.0}, eps)) - energy(shifted({0.0, 0.0}, -eps))) / (2 * eps);
+  const double fx =
+      -(energy(shifted({eps, 0.0}, 0.0)) - energy(shifted({-eps, 0.0}, 0.0))) / (2 * eps);
+  const double fy =
+      -(energy(shifted({0.0, eps}, 0.0)) - energy(shifted({0.0, -eps}, 0.0))) / (2 * eps);
+  const double tq =
+      -(energy(shifted({0.0, 0.0}, eps)) - energy(shifted({0.0, 0.0}, -eps))) / (2 * eps);
   const double scale = norm(c.force_a);
   EXPECT_NEAR(fx, c.force_a.x, 1e-6 * scale);
   EXPECT_NEAR(fy, c.force_a.y, 1e-6 * scale);

@@ -26,8 +26,10 @@ TEST(ImpulseLaw, FrictionlessImpulseIsNewtonsClosedForm) {
 TEST(ImpulseLaw, StickSlipBoundaryOfADiskOnAWall) {
   const double m = 1.0, e = 0.6, mu_s = 0.3, mu_k = 0.2, u_n = -1.0;
   const double boundary = 3.0 * mu_s * (1.0 + e);
-  const ContactImpulse below = newton_coulomb_impact(disk_on_wall(m), u_n, 0.999 * boundary, e, mu_s, mu_k);
-  const ContactImpulse above = newton_coulomb_impact(disk_on_wall(m), u_n, 1.001 * boundary, e, mu_s, mu_k);
+  const ContactImpulse below =
+      newton_coulomb_impact(disk_on_wall(m), u_n, 0.999 * boundary, e, mu_s, mu_k);
+  const ContactImpulse above =
+      newton_coulomb_impact(disk_on_wall(m), u_n, 1.001 * boundary, e, mu_s, mu_k);
   EXPECT_TRUE(below.sticking);
   EXPECT_NEAR(0.999 * boundary + 3.0 / m * below.p_t, 0.0, 1e-12);  // u_t' = 0
   EXPECT_FALSE(above.sticking);

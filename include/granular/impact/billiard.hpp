@@ -36,14 +36,14 @@ enum class BoundaryShape { parabola, wedge, hyperbola, flat };
 // The container in its own frame (ξ = q1 − Δq1, η = q2), spec §1 (all lengths SI).
 struct BilliardBoundary {
   BoundaryShape shape = BoundaryShape::parabola;
-  double a = 26.0;        // parabola: η = a ξ² + c [1/m]
-  double slope = 1.85;    // wedge: η = slope |ξ| + c [-] (the paper's "b")
-  double c = 0.0063;      // parabola, wedge, flat: vertex height [m]
-  double alpha = 4.03e-3; // hyperbola: η = √(α(1 + β ξ²)) − δ [m²]
-  double beta = 800.0;    // hyperbola [1/m²]
-  double delta = 0.0445;  // hyperbola [m]
+  double a = 26.0;         // parabola: η = a ξ² + c [1/m]
+  double slope = 1.85;     // wedge: η = slope |ξ| + c [-] (the paper's "b")
+  double c = 0.0063;       // parabola, wedge, flat: vertex height [m]
+  double alpha = 4.03e-3;  // hyperbola: η = √(α(1 + β ξ²)) − δ [m²]
+  double beta = 800.0;     // hyperbola [1/m²]
+  double delta = 0.0445;   // hyperbola [m]
   bool has_ceiling = false;
-  double ceiling = 0.0;   // ceiling height η = H [m] (when has_ceiling)
+  double ceiling = 0.0;  // ceiling height η = H [m] (when has_ceiling)
 };
 
 // Horizontal drive Δq1(t) = A sin(ωt) (Eq. 10).
@@ -81,9 +81,9 @@ struct BilliardModel {
   BilliardDrive drive;
   BilliardDrag drag;
   BilliardImpactLaw law;
-  double gravity = 9.81;       // g [m/s²]
-  OdeOptions ode;              // flight integrator and event tolerance
-  ZenoGuard zeno;              // accumulation thresholds (a copy is used per run)
+  double gravity = 9.81;  // g [m/s²]
+  OdeOptions ode;         // flight integrator and event tolerance
+  ZenoGuard zeno;         // accumulation thresholds (a copy is used per run)
   long long max_collisions = 25000;
   double max_time = 1e4;       // simulated time limit [s]
   double sample_interval = 0;  // trajectory samples every this many s (0: none)
@@ -173,7 +173,16 @@ enum class BilliardContactMode { roll, slide };
 // sense (reverse), normal force reaching 0 (liftoff), the foot reaching the wedge corner
 // (corner), another surface hit (impact), the run's time limit (run_end), or the constrained
 // motion being undetermined (undetermined: the run then stops with status zeno).
-enum class BilliardContactEnd { slip, stick, reverse, liftoff, corner, impact, run_end, undetermined };
+enum class BilliardContactEnd {
+  slip,
+  stick,
+  reverse,
+  liftoff,
+  corner,
+  impact,
+  run_end,
+  undetermined
+};
 const char* billiard_mode_name(BilliardContactMode m);
 const char* billiard_end_name(BilliardContactEnd e);
 
@@ -203,8 +212,7 @@ BilliardContactForces billiard_contact_forces(const BilliardModel& m, const Bill
 
 // Lab state (q1, q2, v1, v2, u3) → the surface's coordinates: the centre is projected onto the
 // offset curve through the closest point and the relative normal velocity is dropped.
-BilliardOnSurface billiard_to_surface(const BilliardModel& m, Surface s, double t,
-                                      const State& y);
+BilliardOnSurface billiard_to_surface(const BilliardModel& m, Surface s, double t, const State& y);
 // The surface's coordinates → the lab state (q1, q2, v1, v2, u3).
 State billiard_from_surface(const BilliardModel& m, double t, const BilliardOnSurface& c);
 
@@ -212,10 +220,10 @@ State billiard_from_surface(const BilliardModel& m, double t, const BilliardOnSu
 // friction lies in the static cone, else slides the way the forces drive it; with slip it
 // slides against the slip; with F_n <= 0 it lifts off; with 1 − κ b <= 0 it is undetermined.
 struct BilliardContactChoice {
-  bool in_contact;             // roll or slide; else `end` says why not
+  bool in_contact;  // roll or slide; else `end` says why not
   BilliardContactMode mode;
-  double sigma;                // sense of the slip when sliding (±1)
-  BilliardContactEnd end;      // liftoff or undetermined when !in_contact
+  double sigma;            // sense of the slip when sliding (±1)
+  BilliardContactEnd end;  // liftoff or undetermined when !in_contact
 };
 BilliardContactChoice billiard_contact_mode(const BilliardModel& m, const BilliardOnSurface& c,
                                             double t, bool zero_slip);
@@ -229,13 +237,13 @@ std::optional<BilliardContactEnd> billiard_contact_advance(const BilliardModel& 
                                                            double& t, double t_end, int& other);
 
 struct BilliardContactPhase {
-  int episode;              // which accumulation (Zeno switch) led to it, from 0
+  int episode;  // which accumulation (Zeno switch) led to it, from 0
   Surface surface;
   BilliardContactMode mode;
   BilliardContactEnd end;
-  double t_start, t_end;    // [s]
+  double t_start, t_end;                      // [s]
   double q1_start, q2_start, q1_end, q2_end;  // centre [m]
-  double f_n_end;           // normal force at the end [N]
+  double f_n_end;                             // normal force at the end [N]
 };
 
 enum class BilliardStatus { completed, max_time, zeno, penetrated, non_finite };
@@ -245,17 +253,17 @@ struct BilliardResult {
   std::vector<BilliardCollision> collisions;
   std::vector<BilliardSample> trajectory;
   BilliardStatus status = BilliardStatus::completed;
-  double t_end = 0.0;           // time reached [s]
-  long long grazing = 0;        // gap zeros with no approach (no impulse applied)
-  long long low_velocity = 0;   // impacts under the e = 1 rule
-  long long sticking = 0;       // impacts that stuck
+  double t_end = 0.0;          // time reached [s]
+  long long grazing = 0;       // gap zeros with no approach (no impulse applied)
+  long long low_velocity = 0;  // impacts under the e = 1 rule
+  long long sticking = 0;      // impacts that stuck
   long long ceiling_hits = 0;
   std::vector<BilliardContactPhase> contact_phases;
-  long long zeno_switches = 0;  // accumulations detected (each ends in a plastic impact)
+  long long zeno_switches = 0;    // accumulations detected (each ends in a plastic impact)
   long long liftoff_at_once = 0;  // plastic impacts after which F_n <= 0 (flight goes on)
-  double zeno_time = 0.0;       // when the first accumulation was detected [s]
+  double zeno_time = 0.0;         // when the first accumulation was detected [s]
   double zeno_q1 = 0.0, zeno_q2 = 0.0;
-  std::string fallback;         // status zeno: why persistent contact could not continue
+  std::string fallback;  // status zeno: why persistent contact could not continue
 };
 
 // Runs from `init` until max_collisions impacts, max_time, or a clean stop (an undetermined

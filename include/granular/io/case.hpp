@@ -1,6 +1,7 @@
 // Case files: JSON -> a validated model case (docs/cases.md is the reference of every key).
 // The top-level "model" selects the schema: "packing_ensemble" (md::EnsembleCase),
-// "collision" (md::CollisionCase) or a host impact model (impact::impact_models()). Bad input throws CaseError with a one-line message
+// "collision" (md::CollisionCase) or a host impact model (impact::impact_models()). Bad input
+// throws CaseError with a one-line message
 //   cases/x.json: /drive/gamma: must be >= 0
 #pragma once
 
@@ -11,11 +12,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "granular/contact_law.hpp"
 #include "granular/impact/impact_case.hpp"
@@ -43,8 +43,7 @@ LoadedCase load_case_json(nlohmann::json doc, const std::string& file,
                           const std::vector<std::string>& overrides = {});
 
 // Applies one "/json/pointer=value" override to `doc` (file names doc in messages).
-void apply_override(nlohmann::json& doc, const std::string& override_text,
-                    const std::string& file);
+void apply_override(nlohmann::json& doc, const std::string& override_text, const std::string& file);
 
 // Seed of packing r of an ensemble (splitmix64 of the case seed, then of r): the same for every
 // Γ, so packing r of a single-Γ case equals packing r of a sweep with the same seed.

@@ -35,13 +35,14 @@ std::string case_fingerprint(const nlohmann::json& case_echo);
 
 // Runs a packing ensemble on `backend` ("cpu" with `threads` threads, <= 0: OpenMP default; or
 // "cuda") and writes summary.json (atomically, last), the CSV time series and the per-disk
-// table into out_dir, which must exist. Progress lines go to `progress`. `case_echo` is the
+// table into out_dir, which must exist. The Γ table goes to `report`, progress lines to
+// `progress` (the CLI: stdout and stderr). `case_echo` is the
 // case as run. Writes checkpoint.bin during the run and removes it once summary.json is
 // written. Returns false when control.stop ended the run early (a checkpoint was written and
 // the run can resume); throws std::runtime_error naming the file when resuming fails.
 bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_echo,
                        const std::filesystem::path& out_dir, const std::string& backend,
-                       int threads, std::ostream& progress,
+                       int threads, std::ostream& report, std::ostream& progress,
                        const EnsembleRunControl& control = {});
 
 // Runs one collision and writes summary.json (measured and predicted e_n, e_t, t_c) and the

@@ -32,7 +32,7 @@ namespace granular::md {
 
 // Where a run stands at a chunk boundary, besides the state.
 struct RunPosition {
-  int phase = 0;                      // RunPhase of the chunk just taken (0 settle, 1 transient, 2 measure)
+  int phase = 0;  // RunPhase of the chunk just taken (0 settle, 1 transient, 2 measure)
   std::int64_t phase_steps_left = 0;  // steps of that phase still to take
   std::int64_t steps_done = 0;        // steps taken since the start of the run
   double particle_steps = 0.0;        // as EnsembleResult::particle_steps so far

@@ -19,11 +19,11 @@ struct RunSchedule {
 };
 
 struct EnsembleCase {
-  EnsembleModel model;              // packings ordered Γ-major: packing p has Γ index p / packings_per_gamma
+  EnsembleModel model;  // packings ordered Γ-major: packing p has Γ index p / packings_per_gamma
   RunSchedule schedule;
-  std::vector<double> gamma_values; // the Γ sweep [-]
+  std::vector<double> gamma_values;  // the Γ sweep [-]
   int packings_per_gamma = 1;
-  double areal_density = 3.57;      // [kg/m²]
+  double areal_density = 3.57;  // [kg/m²]
 };
 
 }  // namespace granular::md

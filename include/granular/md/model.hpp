@@ -20,7 +20,7 @@ struct PackingParams {
   double gamma;            // Γ = A ω² / g, kept for reporting [-]
   ContactParams disk_disk;
   ContactParams disk_wall;
-  std::uint64_t seed;      // seed of this packing's construction
+  std::uint64_t seed;  // seed of this packing's construction
 };
 
 // Most contact-history slots a disk can have: forces() marks the slots in contact in a 64-bit
@@ -30,9 +30,9 @@ constexpr int max_contact_slots = 64;
 // Capacities of the per-disk neighbor list and contact slots. Exceeding one stops the packing
 // with a status flag; nothing is dropped silently.
 struct NeighborParams {
-  double skin = 0.0;        // Verlet skin [m]; lists rebuilt when a disk moved > skin/2
-  int max_neighbors = 24;   // neighbor-list slots per disk
-  int max_contacts = 10;    // contact-history slots per disk, <= max_contact_slots
+  double skin = 0.0;       // Verlet skin [m]; lists rebuilt when a disk moved > skin/2
+  int max_neighbors = 24;  // neighbor-list slots per disk
+  int max_contacts = 10;   // contact-history slots per disk, <= max_contact_slots
 };
 
 struct EnsembleModel {
@@ -41,12 +41,12 @@ struct EnsembleModel {
   NeighborParams neighbor;
 
   std::vector<PackingParams> packings;  // (n_packings)
-  std::vector<int> offset;              // packing p owns disks [offset[p], offset[p+1]) (n_packings+1)
-  std::vector<double> radius;           // [m] (n_disks)
-  std::vector<double> mass;             // [kg] (n_disks)
-  std::vector<double> inertia;          // moment of inertia m R²/2 [kg m²] (n_disks)
-  std::vector<double> inv_mass;         // 1/m [1/kg] (n_disks): correct() multiplies
-  std::vector<double> inv_inertia;      // 1/I [1/(kg m²)] (n_disks)
+  std::vector<int> offset;          // packing p owns disks [offset[p], offset[p+1]) (n_packings+1)
+  std::vector<double> radius;       // [m] (n_disks)
+  std::vector<double> mass;         // [kg] (n_disks)
+  std::vector<double> inertia;      // moment of inertia m R²/2 [kg m²] (n_disks)
+  std::vector<double> inv_mass;     // 1/m [1/kg] (n_disks): correct() multiplies
+  std::vector<double> inv_inertia;  // 1/I [1/(kg m²)] (n_disks)
 
   int n_packings() const { return static_cast<int>(packings.size()); }
   int n_disks() const { return offset.empty() ? 0 : offset.back(); }

@@ -35,14 +35,14 @@ struct RotationStats {
   double t_last = 0.0;       // time of the latest sample [s]
   double theta_last = 0.0;   // θ at the latest sample [rad]
   // Welford moments of τ = t − t_first and φ = θ − θ_first over the samples
-  double mean_tau = 0.0;     // mean τ [s]
-  double mean_phi = 0.0;     // mean φ [rad]
-  double m2_tau = 0.0;       // Σ (τ − mean τ)² [s²]
-  double m2_phi = 0.0;       // Σ (φ − mean φ)² [rad²]
-  double c_tau_phi = 0.0;    // Σ (τ − mean τ)(φ − mean φ) [s rad]
+  double mean_tau = 0.0;   // mean τ [s]
+  double mean_phi = 0.0;   // mean φ [rad]
+  double m2_tau = 0.0;     // Σ (τ − mean τ)² [s²]
+  double m2_phi = 0.0;     // Σ (φ − mean φ)² [rad²]
+  double c_tau_phi = 0.0;  // Σ (τ − mean τ)(φ − mean φ) [s rad]
   // Welford moments of the per-interval velocities w_k (count − 1 of them)
-  double mean_rate = 0.0;    // mean w [rad/s]
-  double m2_rate = 0.0;      // Σ (w − mean w)² [rad²/s²]
+  double mean_rate = 0.0;  // mean w [rad/s]
+  double m2_rate = 0.0;    // Σ (w − mean w)² [rad²/s²]
 };
 
 // Adds the sample θ(t) [rad] at time t [s]; t must increase from sample to sample.

@@ -171,8 +171,8 @@ GRANULAR_HD inline PackingWalls packing_walls(const PackingParams& pp, double t)
 // Slot of partner j among a disk's history slots (bit k of `used` set when slot k holds a
 // contact); when there is none, opens the lowest free one and sets `fresh`. Returns −1 when
 // every slot is taken.
-GRANULAR_HD inline int find_or_open_slot(ContactSlot* slots, std::uint64_t& used,
-                                         int max_contacts, int j, bool& fresh) {
+GRANULAR_HD inline int find_or_open_slot(ContactSlot* slots, std::uint64_t& used, int max_contacts,
+                                         int j, bool& fresh) {
   for (std::uint64_t m = used; m != 0; m &= m - 1) {
     const int k = lowest_bit(m);
     if (slots[k].partner == j) {
@@ -255,8 +255,9 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
     in_contact |= 1ull << slot;
     const DiskKinematics other = disk_kinematics(v, j);
     const bool i_is_a = i < j;
-    const ContactResult c = i_is_a ? disk_disk_contact(pp.disk_disk, me, other, fresh, slots[slot].skin)
-                                   : disk_disk_contact(pp.disk_disk, other, me, fresh, slots[slot].skin);
+    const ContactResult c =
+        i_is_a ? disk_disk_contact(pp.disk_disk, me, other, fresh, slots[slot].skin)
+               : disk_disk_contact(pp.disk_disk, other, me, fresh, slots[slot].skin);
     force = i_is_a ? force + c.force_a : force - c.force_a;
     torque += i_is_a ? c.torque_a : c.torque_b;
   }
@@ -304,10 +305,10 @@ GRANULAR_HD inline bool pair_forces_pairwise(const EnsembleView& v, int p) {
       }
       // the mirror copy: its slot index is remembered, searched for only when it moved
       const int hint = slots_i[slot_i].mirror;
-      const int slot_j = !fresh && hint >= 0 && slots_j[hint].partner == i
-                             ? hint
-                             : find_or_open_slot(slots_j, v.slots_used[j], v.max_contacts, i,
-                                                 fresh_j);
+      const int slot_j =
+          !fresh && hint >= 0 && slots_j[hint].partner == i
+              ? hint
+              : find_or_open_slot(slots_j, v.slots_used[j], v.max_contacts, i, fresh_j);
       if (slot_j < 0) {
         ok = false;
         continue;

@@ -50,12 +50,13 @@ TEST(BilliardGeometry, ClosestPointMatchesBruteForce) {
                             : Surface::floor;
       double got = surface_contact(b, s, xi, eta, 0.0).dist2;
       if (shape == BoundaryShape::wedge) {
-        const Surface other = s == Surface::wedge_right ? Surface::wedge_left : Surface::wedge_right;
+        const Surface other =
+            s == Surface::wedge_right ? Surface::wedge_left : Surface::wedge_right;
         got = std::min(got, surface_contact(b, other, xi, eta, 0.0).dist2);
       }
       const double want = brute_force_distance2(b, xi, eta);
-      ASSERT_NEAR(std::sqrt(got), std::sqrt(want), 1e-9) << static_cast<int>(shape) << " "
-                                                         << xi << " " << eta;
+      ASSERT_NEAR(std::sqrt(got), std::sqrt(want), 1e-9)
+          << static_cast<int>(shape) << " " << xi << " " << eta;
     }
   }
 }
@@ -80,7 +81,8 @@ TEST(BilliardGeometry, ContactAngleAndSignedGap) {
   b.shape = BoundaryShape::hyperbola;
   const SurfaceContact c = surface_contact(b, Surface::floor, 0.03, 0.05, 1e-3);
   EXPECT_NEAR(std::tan(c.z), floor_slope(b, c.foot), 1e-12);
-  const SurfaceContact below = surface_contact(b, Surface::floor, 0.03, floor_height(b, 0.03) - 1e-4, 1e-3);
+  const SurfaceContact below =
+      surface_contact(b, Surface::floor, 0.03, floor_height(b, 0.03) - 1e-4, 1e-3);
   EXPECT_LT(below.gap, -1e-3);
   b.has_ceiling = true;
   b.ceiling = 0.1;

@@ -26,8 +26,8 @@ struct Expected {
   double p_n_compression, p_n, p_t, u_t;
 };
 
-void expect_impact(const RouthImpact& r, RouthCase label, const Expected& e, double c0,
-                   double s0, const Delassus& w) {
+void expect_impact(const RouthImpact& r, RouthCase label, const Expected& e, double c0, double s0,
+                   const Delassus& w) {
   EXPECT_EQ(r.routh_case, label) << routh_case_name(r.routh_case);
   const double tol = 1e-12;
   EXPECT_NEAR(r.p_n_compression, e.p_n_compression, tol * std::fabs(e.p_n_compression) + tol);
@@ -220,8 +220,8 @@ TEST(Routh, NeverGainsEnergyOverRandomImpacts) {
                        0.5 * (x.w.w_nn * r.p_n * r.p_n + 2.0 * x.w.w_nt * r.p_n * r.p_t +
                               x.w.w_tt * r.p_t * r.p_t);
     // nearly singular W give large impulses: the round-off scales with them
-    const double scale = x.c0 * x.c0 / x.w.w_nn + x.s0 * x.s0 / x.w.w_tt +
-                         std::fabs(r.p_n * x.c0) + std::fabs(r.p_t * x.s0);
+    const double scale = x.c0 * x.c0 / x.w.w_nn + x.s0 * x.s0 / x.w.w_tt + std::fabs(r.p_n * x.c0) +
+                         std::fabs(r.p_t * x.s0);
     ASSERT_LE(r.work, 1e-12 * scale) << i;
     ASSERT_NEAR(r.work, dke, 1e-11 * scale) << i;
     ASSERT_LE(std::fabs(r.p_t), x.mu * r.p_n * (1.0 + 1e-12) + 1e-15) << i;

@@ -1,6 +1,9 @@
 // Tests for io/case.cpp and io/json_reader.cpp: derived values, defaults, and the exact
 // file + JSON pointer of every kind of bad input.
+#include "granular/io/case.hpp"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -9,10 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "granular/contact_law.hpp"
-#include "granular/io/case.hpp"
 
 namespace granular::io {
 namespace {
@@ -100,13 +100,11 @@ TEST(CaseEnsemble, DerivedValues) {
 }
 
 TEST(CaseEnsemble, StiffWallSetsTheTimeStep) {
-  const json doc = with(data("good_ensemble.json"), [](json& d) {
-    d["contact"]["disk_wall"]["k_n"] = 1e5;
-  });
+  const json doc =
+      with(data("good_ensemble.json"), [](json& d) { d["contact"]["disk_wall"]["k_n"] = 1e5; });
   const LoadedCase lc = load_case_json(doc, "x.json");
   const double m_light = 3.57 * kPi * 0.015 * 0.015;
-  EXPECT_DOUBLE_EQ(ensemble(lc).model.dt,
-                   linear_dashpot_restitution(1e5, 0.2, m_light).t_c / 50.0);
+  EXPECT_DOUBLE_EQ(ensemble(lc).model.dt, linear_dashpot_restitution(1e5, 0.2, m_light).t_c / 50.0);
 }
 
 TEST(CaseEnsemble, SingleGammaPackingEqualsSweepPacking) {
@@ -159,10 +157,9 @@ TEST(CaseEnsemble, DefaultsFilledIntoEcho) {
 }
 
 TEST(CaseEnsemble, OverridesApplyBeforeValidation) {
-  const LoadedCase lc =
-      load_case(data_path("good_ensemble.json"),
-                {"/integrator/scheme=velocity_verlet", "/integrator/dt=1e-5",
-                 "/contact/disk_disk/mu=0.3", "/drive/gamma=[4, 8]"});
+  const LoadedCase lc = load_case(data_path("good_ensemble.json"),
+                                  {"/integrator/scheme=velocity_verlet", "/integrator/dt=1e-5",
+                                   "/contact/disk_disk/mu=0.3", "/drive/gamma=[4, 8]"});
   const md::EnsembleCase& c = ensemble(lc);
   EXPECT_EQ(c.model.integrator, md::Integrator::velocity_verlet);
   EXPECT_EQ(c.model.dt, 1e-5);
@@ -236,19 +233,26 @@ TEST(CaseErrors, ExactPointers) {
             f + "/drive/gamma: must not be empty");
   EXPECT_EQ(load_error(with(good, [](json& d) { d["packing"]["box_width"] = 0.04; })),
             f + "/packing/box_width: 0.04 m is narrower than the largest disk (diameter 0.05 m)");
-  EXPECT_EQ(load_error(with(good, [](json& d) {
-              d["integrator"] = {{"dt", 1e-5}, {"steps_per_collision", 50}};
-            })),
+  EXPECT_EQ(load_error(with(good,
+                            [](json& d) {
+                              d["integrator"] = {{"dt", 1e-5}, {"steps_per_collision", 50}};
+                            })),
             f + "/integrator: give either dt or steps_per_collision, not both");
-  EXPECT_EQ(load_error(with(good, [](json& d) { d["integrator"] = {{"scheme", "rk4"}}; })),
-            f + "/integrator/scheme: unknown scheme \"rk4\" (expected one of: gear5, velocity_verlet)");
-  EXPECT_EQ(load_error(with(good, [](json& d) { d["model"] = "x"; })),
-            f + "/model: unknown model \"x\" (expected one of: packing_ensemble, collision, billiard, "
-              "dimer, pendulum, prism)");
+  EXPECT_EQ(
+      load_error(with(good,
+                      [](json& d) {
+                        d["integrator"] = {{"scheme", "rk4"}};
+                      })),
+      f + "/integrator/scheme: unknown scheme \"rk4\" (expected one of: gear5, velocity_verlet)");
+  EXPECT_EQ(
+      load_error(with(good, [](json& d) { d["model"] = "x"; })),
+      f + "/model: unknown model \"x\" (expected one of: packing_ensemble, collision, billiard, "
+          "dimer, pendulum, prism)");
   EXPECT_EQ(load_error(with(good, [](json& d) { d.erase("model"); })),
             f + "/model: required key is missing");
-  EXPECT_EQ(load_error(with(good, [](json& d) { d["packing"]["species"][0]["count"] = 200000000; })),
-            f + "/packing/species/0/count: must be <= 100000000");
+  EXPECT_EQ(
+      load_error(with(good, [](json& d) { d["packing"]["species"][0]["count"] = 200000000; })),
+      f + "/packing/species/0/count: must be <= 100000000");
   EXPECT_NE(load_error(with(good, [](json& d) { d["ensemble"]["packings_per_gamma"] = 10000000; }))
                 .find(f + "/ensemble/packings_per_gamma: the run would hold "),
             std::string::npos);
@@ -263,16 +267,20 @@ TEST(CaseErrors, TimeStepTooLarge) {
   const double m_light = 3.57 * kPi * 0.015 * 0.015;
   const double limit =
       2.0 * kPi / (10.0 * fastest_contact_rate({1e4, 7.7e3, 0.1, 0.1}, m_light / 2.0));
-  const std::string message = load_error(with(good, [](json& d) { d["integrator"] = {{"dt", 1e-3}}; }));
-  EXPECT_EQ(message, "cases/x.json: /integrator/dt: 0.001 s is too large for the stiffness: at most " +
-                         format_number(limit, 2) +
-                         " s (10 steps per period of the fastest contact mode)");
+  const std::string message = load_error(with(good, [](json& d) {
+    d["integrator"] = {{"dt", 1e-3}};
+  }));
+  EXPECT_EQ(message,
+            "cases/x.json: /integrator/dt: 0.001 s is too large for the stiffness: at most " +
+                format_number(limit, 2) + " s (10 steps per period of the fastest contact mode)");
   EXPECT_EQ(load_error(with(good, [&](json& d) { d["integrator"] = {{"dt", 0.99 * limit}}; })), "");
   EXPECT_NE(load_error(with(good, [&](json& d) { d["integrator"] = {{"dt", 1.01 * limit}}; })), "");
   // a derived dt is checked too, and blamed on steps_per_collision
-  const std::string derived =
-      load_error(with(good, [](json& d) { d["integrator"] = {{"steps_per_collision", 2}}; }));
-  EXPECT_EQ(derived.rfind("cases/x.json: /integrator/steps_per_collision: 2 steps per collision", 0), 0u)
+  const std::string derived = load_error(with(good, [](json& d) {
+    d["integrator"] = {{"steps_per_collision", 2}};
+  }));
+  EXPECT_EQ(
+      derived.rfind("cases/x.json: /integrator/steps_per_collision: 2 steps per collision", 0), 0u)
       << derived;
 }
 
@@ -288,7 +296,10 @@ TEST(CaseErrors, Collision) {
             f + "/kind: unknown collision kind \"wall\" (expected one of: disk_wall, disk_disk)");
   EXPECT_EQ(load_error(with(good, [](json& d) { d["contact"]["gamma_n"] = -1; })),
             f + "/contact/gamma_n: must be >= 0");
-  EXPECT_EQ(load_error(with(good, [](json& d) { d["integrator"] = {{"dt", 1e-3}}; }))
+  EXPECT_EQ(load_error(with(good,
+                            [](json& d) {
+                              d["integrator"] = {{"dt", 1e-3}};
+                            }))
                 .rfind(f + "/integrator/dt: 0.001 s is too large for the stiffness", 0),
             0u);
 }
@@ -308,7 +319,8 @@ TEST(CaseErrors, BadOverrides) {
             "cases/x.json: /drive/frequency: is not an object or array, cannot hold \"x\" "
             "(--set /drive/frequency/x=1)");
   EXPECT_EQ(load_error(good, {"/packing/species/7/radius=1"}),
-            "cases/x.json: /packing/species/7: no such array element (--set /packing/species/7/radius=1)");
+            "cases/x.json: /packing/species/7: no such array element (--set "
+            "/packing/species/7/radius=1)");
   // a value that is not JSON is a string, so a number key rejects it
   EXPECT_EQ(load_error(good, {"/gravity=fast"}),
             "cases/x.json: /gravity: must be a number (--set /gravity=fast)");
@@ -317,7 +329,8 @@ TEST(CaseErrors, BadOverrides) {
 }
 
 TEST(CaseErrors, FileProblems) {
-  const fs::path dir = fs::temp_directory_path() / ("granular_case_test_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("granular_case_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string bad = (dir / "bad.json").string();
   std::ofstream(bad) << "{\n  \"model\": \"collision\",\n  \"kind\": x\n}\n";

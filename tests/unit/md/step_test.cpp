@@ -1,5 +1,7 @@
 // Tests for include/granular/md/step.hpp: the neighbor list against all pairs, and the
 // determinism of the CPU backend over thread counts and ensemble compositions.
+#include "granular/md/step.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,7 +11,6 @@
 #include "../../support/scenes.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/state.hpp"
-#include "granular/md/step.hpp"
 #include "granular/md/view.hpp"
 
 namespace granular::md {
@@ -236,7 +237,8 @@ void kernel_stage_order_matches_cpu(Integrator integrator) {
   }
   emulated.state.step = steps;
   for (int p = 0; p < cpu.model.n_packings(); ++p) {
-    EXPECT_EQ(hash_packing(cpu.model, cpu.state, p), hash_packing(emulated.model, emulated.state, p));
+    EXPECT_EQ(hash_packing(cpu.model, cpu.state, p),
+              hash_packing(emulated.model, emulated.state, p));
   }
   EXPECT_EQ(cpu.state.rebuild_count, emulated.state.rebuild_count);
 }
@@ -251,7 +253,6 @@ TEST(StepForceSchedules, KernelStageOrderReproducesTheCpuTrajectory) {
     kernel_stage_order_matches_cpu(integrator);
   }
 }
-
 
 }  // namespace
 }  // namespace granular::md
