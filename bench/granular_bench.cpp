@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/model.hpp"
@@ -96,7 +97,6 @@ struct Bed {
 };
 
 Bed make_bed(const Options& o) {
-  const double pi = 3.141592653589793;
   Bed b;
   const std::vector<double> radii = bed_radii(o.disks);
   PackingParams pp{};

@@ -18,6 +18,7 @@
 
 #include <cmath>
 
+#include "granular/constants.hpp"
 #include "granular/hd.hpp"
 #include "granular/vec2.hpp"
 
@@ -117,7 +118,6 @@ struct NormalRestitution {
 // ω0² = k_n/m_eff, β = γ_n/(2 m_eff), ω_n² = |ω0² − β²|; in every regime e_n = exp(−β t_c).
 GRANULAR_HD inline NormalRestitution linear_dashpot_restitution(double k_n, double gamma_n,
                                                                 double m_eff) {
-  const double pi = 3.141592653589793238462643383280;
   const double omega0 = sqrt(k_n / m_eff);
   const double beta = gamma_n / (2.0 * m_eff);
   const double c = beta / omega0;
@@ -140,7 +140,6 @@ GRANULAR_HD inline NormalRestitution linear_dashpot_restitution(double k_n, doub
 // Naive restitution of the undamped-cutoff reading (collision ends at δ = 0), underdamped only:
 // e_n = exp(−πc/√(1−c²)). Kept to show how far it is from (4.56); NaN when c ≥ 1.
 GRANULAR_HD inline double naive_restitution(double k_n, double gamma_n, double m_eff) {
-  const double pi = 3.141592653589793238462643383280;
   const double c = gamma_n / (2.0 * sqrt(k_n * m_eff));
   return c < 1.0 ? exp(-pi * c / sqrt(1.0 - c * c)) : NAN;
 }

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
 #include "granular/io/case.hpp"
 #include "granular/io/output.hpp"
@@ -29,7 +30,6 @@ using granular::io::LoadedCase;
 constexpr int kSuccess = 0;
 constexpr int kRunFailure = 1;
 constexpr int kBadInput = 2;
-constexpr double kPi = 3.141592653589793238462643383280;
 
 const char* const kUsage =
     "usage: granular run CASE.json [--out DIR] [--threads N] [--backend cpu|cuda] [--resume]\n"
@@ -210,7 +210,7 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
             << " s); largest accepted dt " << granular::io::format_value("%.3g", dt_max) << " s\n";
 
   // drive per Γ
-  std::cout << "drive: f = " << granular::io::format_value("%.6g", p.drive_omega / (2.0 * kPi))
+  std::cout << "drive: f = " << granular::io::format_value("%.6g", p.drive_omega / (2.0 * granular::pi))
             << " Hz\n";
   for (int k = 0; k < static_cast<int>(c.gamma_values.size()); ++k) {
     const auto& pk = m.packings[k * c.packings_per_gamma];
@@ -237,9 +237,9 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
 
 void report_collision(const granular::md::CollisionCase& c) {
   const bool pair = c.kind == granular::md::CollisionKind::disk_disk;
-  const double m_a = c.areal_density * kPi * c.radius_a * c.radius_a;
+  const double m_a = c.areal_density * granular::pi * c.radius_a * c.radius_a;
   const double m_eff =
-      pair ? granular::effective_mass(m_a, c.areal_density * kPi * c.radius_b * c.radius_b) : m_a;
+      pair ? granular::effective_mass(m_a, c.areal_density * granular::pi * c.radius_b * c.radius_b) : m_a;
   const auto r = granular::linear_dashpot_restitution(c.contact.k_n, c.contact.gamma_n, m_eff);
   const double dt = c.dt > 0.0 ? c.dt : r.t_c / c.steps_per_collision;
   std::cout << "collision: " << (pair ? "disk-disk" : "disk-wall")

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
 
 namespace granular::impact {
@@ -181,7 +182,6 @@ std::vector<double> floor_stationary_points(const BilliardBoundary& b, double xi
 
 SurfaceContact surface_contact(const BilliardBoundary& b, Surface s, double xi, double eta,
                                double radius) {
-  const double pi = 3.141592653589793238462643383280;
   // the ceiling: a line η = H with normal −n2 (spec §3)
   if (s == Surface::ceiling) {
     const double d = b.ceiling - eta;

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "granular/constants.hpp"
 #include "granular/impact/billiard.hpp"
 #include "granular/io/output.hpp"
 
@@ -15,7 +16,6 @@ namespace {
 using io::Bound;
 using io::JsonObject;
 
-const double kPi = 3.141592653589793238462643383280;
 
 std::string fmt(const char* f, double x) {
   char buf[64];
@@ -93,7 +93,7 @@ void BilliardRun::describe(std::ostream& out) const {
       break;
     case BoundaryShape::wedge:
       out << "boundary: half-angle from vertical atan(1/slope) = "
-          << fmt("%.6g", std::atan(1.0 / m.boundary.slope) * 180.0 / kPi) << " deg\n";
+          << fmt("%.6g", std::atan(1.0 / m.boundary.slope) * 180.0 / pi) << " deg\n";
       break;
     case BoundaryShape::hyperbola:
       out << "boundary: vertex height sqrt(alpha) - delta = "
@@ -326,7 +326,7 @@ std::unique_ptr<ImpactCase> load_billiard_case(const JsonObject& root) {
   drive.allow_only({"amplitude", "frequency"});
   m.drive.amplitude = drive.number("amplitude", Bound::non_negative);
   c->frequency = drive.number("frequency", Bound::positive);
-  m.drive.omega = 2.0 * kPi * c->frequency;
+  m.drive.omega = 2.0 * pi * c->frequency;
 
   // drag (Eq. 4 with D = 2b as the defaults)
   const JsonObject drag = root.object_or_empty("drag");

@@ -9,12 +9,12 @@
 // Dormand–Prince to rounding.
 #include <cmath>
 
+#include "granular/constants.hpp"
 #include "granular/impact/billiard.hpp"
 
 namespace granular::impact {
 namespace {
 
-const double kPi = 3.141592653589793238462643383280;
 
 // state vector of a contact phase: (s, u_t, u3)
 enum { kFoot = 0, kTangential, kSpin, kSize };
@@ -27,7 +27,7 @@ struct FootGeometry {
 
 FootGeometry foot_geometry(const BilliardBoundary& b, Surface s, double foot) {
   // the ceiling: a line with its normal −n2 (spec §3)
-  if (s == Surface::ceiling) return {foot, b.ceiling, kPi, 0.0};
+  if (s == Surface::ceiling) return {foot, b.ceiling, pi, 0.0};
   // a wedge branch: the line of the branch, continued past the corner (the corner event ends
   // the phase there)
   if (s == Surface::wedge_left || s == Surface::wedge_right) {

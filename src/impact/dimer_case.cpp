@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "granular/constants.hpp"
 #include "granular/impact/dimer.hpp"
 #include "granular/io/output.hpp"
 
@@ -18,8 +19,7 @@ using io::Bound;
 using io::format_number;
 using io::JsonObject;
 
-constexpr double kPi = 3.141592653589793238462643383280;
-constexpr double kDegree = kPi / 180.0;
+constexpr double kDegree = pi / 180.0;
 // Steel density of spec §1 [kg/m³], for the default sphere mass.
 constexpr double kSteelDensity = 7.8e3;
 // The glass density the paper states for Fig. 2 (spec §1; real glass is about 2.5e3) [kg/m³].
@@ -202,7 +202,7 @@ class DimerCase : public ImpactCase {
       p.l = 2.0 * (points[k].aspect_ratio - 1.0) * p.r;
       // a rod given by its diameter keeps its cross-section: its mass follows its length
       if (rod_line_density_ > 0.0) p.m_r = rod_line_density_ * (p.l - 2.0 * p.r);
-      p.omega = 2.0 * kPi * points[k].frequency;
+      p.omega = 2.0 * pi * points[k].frequency;
       p.amplitude = gamma_ * p.g / (p.omega * p.omega);
       const double scale = frequency_ / points[k].frequency;
       o.ode.step *= scale;
@@ -357,7 +357,7 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
   body.allow_only(
       {"aspect_ratio", "l", "radius", "sphere_mass", "rod_mass", "rod_diameter", "rod_density"});
   p.r = body.number_or("radius", 4.75e-3, Bound::positive);
-  p.m_b = body.number_or("sphere_mass", kSteelDensity * 4.0 / 3.0 * kPi * p.r * p.r * p.r,
+  p.m_b = body.number_or("sphere_mass", kSteelDensity * 4.0 / 3.0 * pi * p.r * p.r * p.r,
                          Bound::positive);
   if (body.has("rod_mass") && body.has("rod_diameter"))
     body.fail("rod_diameter", "give either rod_mass or rod_diameter, not both");
@@ -383,7 +383,7 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
     const double d = body.number("rod_diameter", Bound::non_negative);
     const double rho = body.number_or("rod_density", kGlassDensity, Bound::positive);
     if (!(d < 2.0 * p.r)) body.fail("rod_diameter", "must be < the sphere diameter");
-    rod_line_density = rho * kPi * d * d / 4.0;
+    rod_line_density = rho * pi * d * d / 4.0;
     p.m_r = rod_line_density * (p.l - 2.0 * p.r);
   }
 
@@ -391,7 +391,7 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
   const JsonObject plate = root.object("plate");
   plate.allow_only({"frequency", "gamma", "amplitude", "phase"});
   const double frequency = plate.number("frequency", Bound::positive);
-  p.omega = 2.0 * kPi * frequency;
+  p.omega = 2.0 * pi * frequency;
   if (plate.has("gamma") && plate.has("amplitude"))
     plate.fail("amplitude", "give either gamma or amplitude, not both");
   double gamma;
@@ -402,7 +402,7 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
     gamma = plate.number("gamma", Bound::non_negative);
     p.amplitude = gamma * p.g / (p.omega * p.omega);
   }
-  p.phase = plate.number_or("phase", 0.5 * kPi);
+  p.phase = plate.number_or("phase", 0.5 * pi);
 
   // restitution and friction (spec §4); the distributing exponent of erratum 2
   const JsonObject contact = root.object_or_empty("contact");
@@ -424,7 +424,7 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
   initial.allow_only({"h0", "theta0_deg"});
   const double h0 = initial.number("h0");
   const double theta0 = initial.number("theta0_deg") * kDegree;
-  if (!(std::fabs(theta0) < 0.5 * kPi)) initial.fail("theta0_deg", "must be within (-90, 90)");
+  if (!(std::fabs(theta0) < 0.5 * pi)) initial.fail("theta0_deg", "must be within (-90, 90)");
   const double plate_start = p.amplitude * std::cos(p.phase);
   if (!(h0 > plate_start))
     initial.fail("h0", format_number(h0) + " m must be > y_p(0) = A cos(alpha) = " +

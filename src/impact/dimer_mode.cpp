@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "granular/constants.hpp"
 #include "granular/impact/dimer.hpp"
 
 namespace granular::impact {
@@ -27,7 +28,7 @@ DimerMotion classify_dimer_motion(const DimerParams& p, const DimerRun& run,
   impacts_per_period[0] = impacts_per_period[1] = 0.0;
   contact_fraction[0] = contact_fraction[1] = 0.0;
   if (!(window > 0.0)) return DimerMotion::mixed;
-  const double period = p.omega > 0.0 ? 2.0 * 3.141592653589793 / p.omega : window;
+  const double period = p.omega > 0.0 ? 2.0 * pi / p.omega : window;
   const double threshold = std::max(0.1 * p.amplitude * p.omega, o.impact_to_contact);
 
   // major impacts per tip, and whether the two tips alternate

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "granular/constants.hpp"
 #include "granular/impact/pendulum.hpp"
 #include "granular/io/output.hpp"
 
@@ -16,8 +17,7 @@ using io::Bound;
 using io::format_number;
 using io::JsonObject;
 
-constexpr double kPi = 3.141592653589793238462643383280;
-constexpr double kDegree = kPi / 180.0;
+constexpr double kDegree = pi / 180.0;
 // The largest time series we write [rows].
 constexpr double kMaxSamples = 1e7;
 

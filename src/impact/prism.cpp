@@ -8,12 +8,12 @@
 #include <limits>
 #include <stdexcept>
 
+#include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
 
 namespace granular::impact {
 namespace {
 
-const double kPi = 3.141592653589793238462643383280;
 
 // Integrals of the positive part of the linear f(ξ) = fa + (fb − fa)ξ/b on [0, b]: the
 // compressed region D2 of §2.2, without the s-singularities of the printed g1, g2 (§2.3).
@@ -144,7 +144,7 @@ PrismGeometry prism_geometry(int n_sides, double circumradius, double length) {
   g.n_sides = n_sides;
   g.circumradius = circumradius;
   g.length = length;
-  g.alpha = kPi / n_sides;
+  g.alpha = pi / n_sides;
   g.face_width = 2.0 * circumradius * std::sin(g.alpha);
   g.apothem = circumradius * std::cos(g.alpha);
   const double c = std::cos(2.0 * g.alpha);
@@ -157,7 +157,7 @@ PrismGeometry prism_geometry(int n_sides, double circumradius, double length) {
 }
 
 double classic_kappa(int n_sides) {
-  const double c = std::cos(2.0 * kPi / n_sides);
+  const double c = std::cos(2.0 * pi / n_sides);
   return (7.0 * c + 2.0) / (c + 8.0);
 }
 
@@ -467,7 +467,7 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
     char line[200];
     std::snprintf(line, sizeof line, "%s at t = %.6g s, lambda = %.6g deg, L_p = %.6g (%s)",
                   which == 2 ? "friction demand above mu_s" : "normal force reached 0", t,
-                  y[0] * 180.0 / kPi, lp_of(y[0]), where.c_str());
+                  y[0] * 180.0 / pi, lp_of(y[0]), where.c_str());
     return std::string(line);
   };
 

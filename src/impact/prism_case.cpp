@@ -6,14 +6,14 @@
 #include <sstream>
 #include <string>
 
+#include "granular/constants.hpp"
 #include "granular/impact/prism.hpp"
 #include "granular/io/output.hpp"
 
 namespace granular::impact {
 namespace {
 
-const double kPi = 3.141592653589793238462643383280;
-const double kDeg = kPi / 180.0;
+const double kDeg = pi / 180.0;
 
 struct Gauges {
   bool given = false;

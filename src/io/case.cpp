@@ -4,11 +4,12 @@
 #include <cctype>
 #include <cmath>
 
+#include "granular/constants.hpp"
+
 namespace granular::io {
 
 namespace {
 
-const double kPi = 3.141592653589793238462643383280;
 
 const std::vector<std::string> kModels = {"packing_ensemble", "collision"};
 // Most disks one run may hold (state ~1 kB per disk: 10^8 disks ~ 100 GB would not fit anyway).
@@ -25,7 +26,7 @@ std::uint64_t splitmix64(std::uint64_t x) {
 }
 
 double disk_mass(double areal_density, double radius) {
-  return areal_density * kPi * radius * radius;
+  return areal_density * pi * radius * radius;
 }
 
 ContactParams read_contact(const JsonObject& o) {
@@ -144,7 +145,7 @@ LoadedCase load_ensemble(JsonObject root) {
   const JsonObject drive = root.object("drive");
   drive.allow_only({"gamma", "frequency"});
   c.gamma_values = read_gammas(drive);
-  const double omega = 2.0 * kPi * drive.number("frequency", Bound::positive);
+  const double omega = 2.0 * pi * drive.number("frequency", Bound::positive);
   if (gravity == 0.0 && *std::max_element(c.gamma_values.begin(), c.gamma_values.end()) > 0.0)
     out.notes.push_back("gravity is 0, so Γ = A ω² / g cannot set the drive: A = 0 for every Γ "
                         "(the bottom wall stays at rest)");
@@ -349,7 +350,7 @@ double shortest_collision_time(const ContactParams& disk_disk, const ContactPara
 }
 
 double largest_time_step(const ContactParams& p, double m_eff) {
-  return 2.0 * kPi / (10.0 * fastest_contact_rate(p, m_eff));
+  return 2.0 * pi / (10.0 * fastest_contact_rate(p, m_eff));
 }
 
 void apply_override(nlohmann::json& doc, const std::string& override_text,

@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 
+#include "granular/constants.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/contact.hpp"
 #include "granular/md/state.hpp"
@@ -72,7 +73,6 @@ double time_to_touch(const CollisionCase& c, const PairKinematics& k) {
 
 CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSample>* trace) {
   const bool wall = c.kind == CollisionKind::disk_wall;
-  const double pi = 3.141592653589793238462643383280;
   const double m_a = c.areal_density * pi * c.radius_a * c.radius_a;
   const double m_b = wall ? std::numeric_limits<double>::infinity()
                           : c.areal_density * pi * c.radius_b * c.radius_b;

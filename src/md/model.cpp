@@ -1,10 +1,11 @@
 #include "granular/md/model.hpp"
 
+#include "granular/constants.hpp"
+
 namespace granular::md {
 
 int EnsembleModel::add_packing(const PackingParams& params, const std::vector<double>& radii,
                                double areal_density) {
-  const double pi = 3.141592653589793238462643383280;
   if (offset.empty()) offset.push_back(0);
   packings.push_back(params);
   for (double r : radii) {

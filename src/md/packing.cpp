@@ -16,6 +16,7 @@
 //   out here, so layouts do not depend on the standard library's distributions.
 // The front is the set of disks that a disk of the smallest radius still to come can touch
 // without overlap; a disk leaves it for good once it is buried, since free space only shrinks.
+#include "granular/constants.hpp"
 #include "granular/md/packing.hpp"
 
 #include <algorithm>
@@ -30,7 +31,6 @@
 namespace granular::md {
 namespace {
 
-constexpr double pi = 3.141592653589793238462643383280;
 
 // relative tolerances: overlaps and box bounds (in radii), ties between candidates (in radii),
 // and directions in the resting test

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "granular/constants.hpp"
 #include "granular/md/view.hpp"
 
 namespace granular::md {
@@ -12,7 +13,6 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
                          const std::vector<double>& y, double t0) {
   const int n = m.n_disks();
   const int n_packings = m.n_packings();
-  const double pi = 3.141592653589793238462643383280;
   EnsembleState s;
   s.t0 = t0;
   s.x = x;
