@@ -210,8 +210,8 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
             << " s); largest accepted dt " << granular::io::format_value("%.3g", dt_max) << " s\n";
 
   // drive per Γ
-  std::cout << "drive: f = " << granular::io::format_value("%.6g", p.drive_omega / (2.0 * granular::pi))
-            << " Hz\n";
+  std::cout << "drive: f = "
+            << granular::io::format_value("%.6g", p.drive_omega / (2.0 * granular::pi)) << " Hz\n";
   for (int k = 0; k < static_cast<int>(c.gamma_values.size()); ++k) {
     const auto& pk = m.packings[k * c.packings_per_gamma];
     std::cout << "  Γ = " << granular::io::format_value("%-6.4g", pk.gamma)
@@ -239,7 +239,8 @@ void report_collision(const granular::md::CollisionCase& c) {
   const bool pair = c.kind == granular::md::CollisionKind::disk_disk;
   const double m_a = c.areal_density * granular::pi * c.radius_a * c.radius_a;
   const double m_eff =
-      pair ? granular::effective_mass(m_a, c.areal_density * granular::pi * c.radius_b * c.radius_b) : m_a;
+      pair ? granular::effective_mass(m_a, c.areal_density * granular::pi * c.radius_b * c.radius_b)
+           : m_a;
   const auto r = granular::linear_dashpot_restitution(c.contact.k_n, c.contact.gamma_n, m_eff);
   const double dt = c.dt > 0.0 ? c.dt : r.t_c / c.steps_per_collision;
   std::cout << "collision: " << (pair ? "disk-disk" : "disk-wall")
