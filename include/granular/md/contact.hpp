@@ -14,10 +14,10 @@ namespace granular::md {
 
 // What a contact needs to know of one disk.
 struct DiskKinematics {
-  Vec2 r;        // centre [m]
-  Vec2 v;        // velocity [m/s]
-  double theta;  // unwrapped angle [rad]
-  double radius; // [m]
+  Vec2 r;         // centre [m]
+  Vec2 v;         // velocity [m/s]
+  double theta;   // unwrapped angle [rad]
+  double radius;  // [m]
 };
 
 // Force and torques of one contact. Force on b (disk–disk) is −force_a.
@@ -52,9 +52,14 @@ GRANULAR_HD inline ContactResult disk_disk_contact(const ContactParams& p, const
   const double turn = skin_turn(h, e);
   const double xi_free = skin_xi_disk_disk(h, a.radius, b.radius, a.theta, b.theta, turn);
   const double xi = skin_cap(p, xi_free, n);
-  if (xi != xi_free || fabs(turn) >= skin_reanchor_turn) {
-    h = skin_anchor_pair(a.theta, b.theta, e, xi);
-  }
+  // selects rather than a branch: slips come and go from step to step (and a GPU warp would
+  // diverge on them)
+  const bool reanchor = (xi != xi_free) | (fabs(turn) >= skin_reanchor_turn);
+  h.theta_a = reanchor ? a.theta : h.theta_a;
+  h.theta_b = reanchor ? b.theta : h.theta_b;
+  h.anchor_x = reanchor ? e.x : h.anchor_x;
+  h.anchor_y = reanchor ? e.y : h.anchor_y;
+  h.xi_anchor = reanchor ? xi : h.xi_anchor;
   const double tau = p.k_t * xi;
   return {-n * e - tau * t, -a.radius * tau, -b.radius * tau, n, overlap, xi};
 }
