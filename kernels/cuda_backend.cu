@@ -5,9 +5,12 @@
 // on the host, reproduces the CPU backend's trajectories bitwise (tests/unit/md/step_test.cpp,
 // StepForceSchedules), so both backends run the same physics. Integer atomics only set status
 // flags.
+// When the largest packing's tile (include/granular/md/packing_tile.hpp, ~1 kB per disk)
+// fits in a block's shared memory, each block copies its packing into shared memory, runs all
+// the launch's steps there and copies it back (the same steps on a tile view, tested on the
+// host in tests/unit/md/packing_tile_test.cpp); otherwise the blocks work on global memory.
 // Packings larger than `large_packing` disks take the grid-wide path of cuda_grid_path.cu
-// instead (a thread per disk across the grid, CUB-sorted cell lists). Not yet: the state of
-// small packings in shared memory.
+// instead (a thread per disk across the grid, CUB-sorted cell lists).
 #include <cuda_runtime.h>
 #include <thrust/device_vector.h>
 
@@ -20,7 +23,9 @@
 
 #include "device_ensemble.cuh"
 #include "granular/md/backend.hpp"
+#include "granular/md/packing_tile.hpp"
 #include "granular/md/step.hpp"
+#include "granular/md/view.hpp"
 
 namespace granular::md {
 namespace {
@@ -35,9 +40,10 @@ __global__ void prime_kernel(EnsembleView v, int n_packings, double t) {
   if (p < n_packings) prime_packing(v, p, t);
 }
 
-// One block advances packing blockIdx.x by `steps` steps.
-__global__ void advance_kernel(EnsembleView v, std::int64_t step0, double t0, std::int64_t steps) {
-  const int p = blockIdx.x;
+// The block of packing p advances it by `steps` steps over view v (global memory or the
+// packing's tile).
+__device__ void advance_packing(const EnsembleView& v, int p, std::int64_t step0, double t0,
+                                std::int64_t steps) {
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
   std::uint32_t* status = v.status + p;
@@ -76,6 +82,23 @@ __global__ void advance_kernel(EnsembleView v, std::int64_t step0, double t0, st
   }
 }
 
+// One block advances packing blockIdx.x by `steps` steps; in shared memory when `in_shared`
+// (the launch then provides the largest packing's tile bytes of dynamic shared memory).
+__global__ void advance_kernel(EnsembleView v, std::int64_t step0, double t0, std::int64_t steps,
+                               bool in_shared) {
+  const int p = blockIdx.x;
+  if (!in_shared) {
+    advance_packing(v, p, step0, t0, steps);
+    return;
+  }
+  extern __shared__ __align__(tile_alignment) unsigned char tile[];
+  copy_packing_to_tile(v, p, tile, threadIdx.x, blockDim.x);
+  __syncthreads();
+  advance_packing(tile_view(v, p, tile), p, step0, t0, steps);
+  __syncthreads();
+  copy_tile_to_packing(tile, v, p, threadIdx.x, blockDim.x);
+}
+
 class CudaBackend final : public Backend {
  public:
   void initialize(const EnsembleModel& m, EnsembleState& s) override {
@@ -96,7 +119,15 @@ class CudaBackend final : public Backend {
     if (largest_packing(m) > large_packing_) {
       advance_grid_wide(m, s, d, steps);
     } else {
-      advance_kernel<<<m.n_packings(), threads_per_packing(m)>>>(d.view(m), s.step, s.t0, steps);
+      const std::size_t tile = largest_tile_bytes(make_view(m, s), m.n_packings());
+      const bool in_shared = tile <= shared_memory_per_block();
+      if (in_shared && tile > kDefaultSharedMemory) {
+        check(cudaFuncSetAttribute(advance_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(tile)),
+              "cudaFuncSetAttribute(advance_kernel)");
+      }
+      advance_kernel<<<m.n_packings(), threads_per_packing(m), in_shared ? tile : 0>>>(
+          d.view(m), s.step, s.t0, steps, in_shared);
       check(cudaGetLastError(), "advance_kernel launch");
       check(cudaDeviceSynchronize(), "advance_kernel");
     }
@@ -108,6 +139,17 @@ class CudaBackend final : public Backend {
 
  private:
   static constexpr int kThreads = 64;
+  // dynamic shared memory a block gets without opting in
+  static constexpr std::size_t kDefaultSharedMemory = 48 * 1024;
+  // the most dynamic shared memory a block can opt in to on this device (227 KB on an H100)
+  static std::size_t shared_memory_per_block() {
+    int device = 0;
+    int bytes = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+          "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
+    return static_cast<std::size_t>(bytes);
+  }
   static int blocks(int n) { return (n + kThreads - 1) / kThreads; }
   static int largest_packing(const EnsembleModel& m) {
     int largest = 1;

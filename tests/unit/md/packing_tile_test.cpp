@@ -1,0 +1,317 @@
+// Tests for include/granular/md/packing_tile.hpp: a packing copied into its tile, stepped there
+// in the CUDA block kernel's stage order (kernels/cuda_backend.cu) and copied back ends bitwise
+// where the CPU backend ends; the tile is the only memory the steps write per disk, it touches
+// no other packing, and its size is the one the header documents.
+#include "granular/md/packing_tile.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../../support/scenes.hpp"
+#include "granular/constants.hpp"
+#include "granular/md/backend.hpp"
+#include "granular/md/state.hpp"
+#include "granular/md/step.hpp"
+#include "granular/md/view.hpp"
+
+namespace granular::md {
+namespace {
+
+struct Ensemble {
+  EnsembleModel model;
+  EnsembleState state;
+};
+
+// Packings of different sizes and widths on jittered lattices, settling for 0.5 s, then
+// driven at different Γ; a skin of 0.1 mm makes them rebuild their lists every few steps.
+Ensemble make_ensemble() {
+  struct Shape {
+    int disks, columns;
+  };
+  const Shape shapes[] = {{12, 4}, {45, 6}, {60, 8}, {31, 5}};
+  Ensemble e;
+  e.model.integrator = Integrator::gear5;
+  e.model.dt = 2e-5;
+  e.model.neighbor.skin = 1e-4;
+  std::vector<double> x, y;
+  for (int p = 0; p < 4; ++p) {
+    const test::Scene s =
+        test::jittered_lattice(shapes[p].disks, shapes[p].columns, 0.015, 0.025, 0.004, 70 + p);
+    PackingParams pp{};
+    pp.box_width = test::lattice_box_width(shapes[p].columns, 0.025, 0.004);
+    pp.gravity = 9.8;
+    pp.drive_omega = 2.0 * pi * 80.0;
+    pp.gamma = 1.0 + p;
+    pp.drive_amplitude = pp.gamma * pp.gravity / (pp.drive_omega * pp.drive_omega);
+    pp.disk_disk = {1e4, 7.7e3, 0.1, 0.1};
+    pp.disk_wall = pp.disk_disk;
+    pp.seed = p;
+    e.model.add_packing(pp, s.radii, 3.57);
+    x.insert(x.end(), s.x.begin(), s.x.end());
+    y.insert(y.end(), s.y.begin(), s.y.end());
+  }
+  e.state = make_state(e.model, x, y, -0.5);
+  return e;
+}
+
+// advance_packing of kernels/cuda_backend.cu with one thread (threadIdx.x = 0, blockDim.x = 1):
+// every stage loop covers all disks before the next stage starts, as the barriers ensure.
+void advance_packing_serially(const EnsembleView& v, int p, std::int64_t step0, double t0,
+                              std::int64_t steps) {
+  const int first = v.offset[p];
+  const int last = v.offset[p + 1];
+  for (std::int64_t k = 1; k <= steps; ++k) {
+    if (v.status[p] != status_ok) break;
+    const double t_end = t0 + static_cast<double>(step0 + k) * v.dt;
+    bool moved = false;
+    for (int i = first; i < last; ++i) {
+      predict_disk(v, i);
+      moved = moved_beyond_half_skin(v, i) || moved;
+    }
+    if (moved) {
+      bin_packing(v, p);
+      for (int i = first; i < last; ++i) {
+        if (!build_neighbors(v, p, i)) v.status[p] |= status_neighbor_overflow;
+      }
+      ++v.rebuild_count[p];
+    }
+    const PackingWalls walls = packing_walls(v.packings[p], t_end);
+    for (int i = first; i < last; ++i) {
+      if (!disk_forces(v, p, i, walls)) v.status[p] |= status_contact_overflow;
+    }
+    for (int i = first; i < last; ++i) {
+      if (!correct_disk(v, i)) v.status[p] |= status_non_finite;
+    }
+  }
+}
+
+// A tile buffer with guard bytes behind it, filled with a NaN pattern so that any array the
+// copy-in missed shows up in the trajectory.
+struct TileBuffer {
+  static constexpr std::size_t guard = 64;
+  static constexpr unsigned char fill = 0xff;
+  std::vector<std::max_align_t> storage;
+  std::size_t bytes;
+
+  explicit TileBuffer(std::size_t tile_bytes)
+      : storage((tile_bytes + guard) / sizeof(std::max_align_t) + 1), bytes(tile_bytes) {
+    std::memset(storage.data(), fill, storage.size() * sizeof(std::max_align_t));
+  }
+  void* data() { return storage.data(); }
+  bool guard_intact() const {
+    const auto* b = reinterpret_cast<const unsigned char*>(storage.data());
+    for (std::size_t k = bytes; k < storage.size() * sizeof(std::max_align_t); ++k) {
+      if (b[k] != fill) return false;
+    }
+    return true;
+  }
+};
+
+template <class T>
+bool same_bytes(const T* a, const T* b, std::size_t count) {
+  return std::memcmp(a, b, count * sizeof(T)) == 0;
+}
+
+// Calls f(name, a_array, b_array, elements per disk) for every per-disk state array.
+template <class State, class F>
+void for_each_disk_array(State& a, State& b, int max_neighbors, int max_contacts, F f) {
+  f("x", a.x, b.x, 1);
+  f("y", a.y, b.y, 1);
+  f("theta", a.theta, b.theta, 1);
+  f("vx", a.vx, b.vx, 1);
+  f("vy", a.vy, b.vy, 1);
+  f("omega", a.omega, b.omega, 1);
+  f("ax", a.ax, b.ax, 1);
+  f("ay", a.ay, b.ay, 1);
+  f("alpha", a.alpha, b.alpha, 1);
+  f("gear_high", a.gear_high, b.gear_high, 9);
+  f("fx", a.fx, b.fx, 1);
+  f("fy", a.fy, b.fy, 1);
+  f("torque", a.torque, b.torque, 1);
+  f("x_ref", a.x_ref, b.x_ref, 1);
+  f("y_ref", a.y_ref, b.y_ref, 1);
+  f("neighbors", a.neighbors, b.neighbors, max_neighbors);
+  f("neighbor_count", a.neighbor_count, b.neighbor_count, 1);
+  f("neighbor_upper", a.neighbor_upper, b.neighbor_upper, 1);
+  f("cell_disks", a.cell_disks, b.cell_disks, 1);
+  f("contacts", a.contacts, b.contacts, max_contacts);
+  f("walls", a.walls, b.walls, n_walls);
+  f("slots_used", a.slots_used, b.slots_used, 1);
+  f("contact_mask", a.contact_mask, b.contact_mask, 1);
+}
+
+// Every per-disk array and cell_start of `after` equals `before` bitwise outside packing p's
+// range (everywhere when `including_p`), and so do the other packings' grids and counters.
+void expect_unchanged_outside(const EnsembleModel& m, const EnsembleState& before,
+                              const EnsembleState& after, int p, bool including_p,
+                              const std::string& when) {
+  const int first = including_p ? m.n_disks() : m.offset[p];
+  const int last = including_p ? m.n_disks() : m.offset[p + 1];
+  for_each_disk_array(
+      before, after, m.neighbor.max_neighbors, m.neighbor.max_contacts,
+      [&](const char* name, const auto& a, const auto& b, int width) {
+        EXPECT_TRUE(same_bytes(a.data(), b.data(), static_cast<std::size_t>(first) * width))
+            << name << " below packing " << p << " " << when;
+        EXPECT_TRUE(same_bytes(a.data() + last * width, b.data() + last * width,
+                               a.size() - static_cast<std::size_t>(last) * width))
+            << name << " above packing " << p << " " << when;
+      });
+  const int cells_first =
+      including_p ? static_cast<int>(before.cell_start.size()) : before.cell_offset[p] + p;
+  const int cells_last = including_p ? cells_first : before.cell_offset[p + 1] + p + 1;
+  EXPECT_TRUE(same_bytes(before.cell_start.data(), after.cell_start.data(), cells_first))
+      << "cell_start below packing " << p << " " << when;
+  EXPECT_TRUE(same_bytes(before.cell_start.data() + cells_last,
+                         after.cell_start.data() + cells_last,
+                         before.cell_start.size() - cells_last))
+      << "cell_start above packing " << p << " " << when;
+  for (int q = 0; q < m.n_packings(); ++q) {
+    if (q == p) continue;
+    EXPECT_TRUE(same_bytes(&before.grids[q], &after.grids[q], 1)) << "grid " << q << " " << when;
+    EXPECT_EQ(before.status[q], after.status[q]) << "packing " << q << " " << when;
+    EXPECT_EQ(before.rebuild_count[q], after.rebuild_count[q]) << "packing " << q << " " << when;
+  }
+}
+
+// The CPU backend's state and the tiled state agree bitwise, except for the pairwise
+// schedule's scratch (contact_mask) and mirror hints, which the per-disk schedule never writes.
+void expect_same_trajectory(const EnsembleModel& m, const EnsembleState& cpu,
+                            const EnsembleState& tiled) {
+  for_each_disk_array(cpu, tiled, m.neighbor.max_neighbors, m.neighbor.max_contacts,
+                      [](const char* name, const auto& a, const auto& b, int) {
+                        if (std::string(name) == "contact_mask" || std::string(name) == "contacts")
+                          return;
+                        EXPECT_TRUE(same_bytes(a.data(), b.data(), a.size())) << name;
+                      });
+  for (std::size_t k = 0; k < cpu.contacts.size(); ++k) {
+    ASSERT_EQ(cpu.contacts[k].partner, tiled.contacts[k].partner) << "contact slot " << k;
+    EXPECT_TRUE(same_bytes(&cpu.contacts[k].skin, &tiled.contacts[k].skin, 1))
+        << "contact slot " << k;
+  }
+  EXPECT_EQ(cpu.cell_start, tiled.cell_start);
+  EXPECT_TRUE(same_bytes(cpu.grids.data(), tiled.grids.data(), cpu.grids.size()));
+  EXPECT_EQ(cpu.status, tiled.status);
+  EXPECT_EQ(cpu.rebuild_count, tiled.rebuild_count);
+  EXPECT_EQ(cpu.step, tiled.step);
+}
+
+// Disk–disk history slots in use (two per touching pair).
+int open_contacts(const EnsembleState& s) {
+  int open = 0;
+  for (const ContactSlot& c : s.contacts) open += c.partner >= 0 ? 1 : 0;
+  return open;
+}
+
+TEST(PackingTile, TiledKernelStepsReproduceTheCpuBackendBitwise) {
+  Ensemble cpu = make_ensemble();
+  Ensemble tiled = make_ensemble();
+  const EnsembleModel& m = tiled.model;
+  auto backend = make_cpu_backend(1);
+  backend->initialize(cpu.model, cpu.state);
+  backend->initialize(tiled.model, tiled.state);
+  // settle into contact on the CPU first, then compare three launches of 300 steps
+  backend->advance(cpu.model, cpu.state, 25000);
+  backend->advance(tiled.model, tiled.state, 25000);
+  const std::vector<std::int64_t> rebuilds_before = tiled.state.rebuild_count;
+
+  const std::int64_t steps = 300;
+  for (int launch = 0; launch < 3; ++launch) {
+    backend->advance(cpu.model, cpu.state, steps);
+    for (int p = 0; p < m.n_packings(); ++p) {
+      SCOPED_TRACE("launch " + std::to_string(launch) + ", packing " + std::to_string(p));
+      const EnsembleView global = make_view(m, tiled.state);
+      const EnsembleState before = tiled.state;
+      TileBuffer tile(tile_bytes(global, p));
+      copy_packing_to_tile(global, p, tile.data(), 0, 1);
+      advance_packing_serially(tile_view(global, p, tile.data()), p, tiled.state.step,
+                               tiled.state.t0, steps);
+      // the steps wrote per-disk data only into the tile, and nothing behind it
+      expect_unchanged_outside(m, before, tiled.state, p, true, "while stepping the tile");
+      EXPECT_TRUE(tile.guard_intact());
+      copy_tile_to_packing(tile.data(), global, p, 0, 1);
+      expect_unchanged_outside(m, before, tiled.state, p, false, "after copying the tile back");
+    }
+    tiled.state.step += steps;
+    expect_same_trajectory(m, cpu.state, tiled.state);
+    EXPECT_GT(open_contacts(tiled.state), 50) << "launch " << launch;
+  }
+  for (int p = 0; p < m.n_packings(); ++p) {
+    EXPECT_EQ(tiled.state.status[p], status_ok) << "packing " << p;
+    EXPECT_GT(tiled.state.rebuild_count[p], rebuilds_before[p]) << "packing " << p;
+  }
+}
+
+// Threads copying with a stride fill the same tile as one thread (each element copied once).
+TEST(PackingTile, StridedCopiesFillTheSameTile) {
+  Ensemble e = make_ensemble();
+  auto backend = make_cpu_backend(1);
+  backend->initialize(e.model, e.state);
+  backend->advance(e.model, e.state, 1000);
+  const EnsembleView global = make_view(e.model, e.state);
+  const int p = 2;
+  TileBuffer serial(tile_bytes(global, p));
+  TileBuffer strided(tile_bytes(global, p));
+  copy_packing_to_tile(global, p, serial.data(), 0, 1);
+  for (int thread = 0; thread < 32; ++thread) {
+    copy_packing_to_tile(global, p, strided.data(), thread, 32);
+  }
+  EXPECT_EQ(std::memcmp(serial.data(), strided.data(), serial.bytes), 0);
+
+  // and a strided copy-out restores the packing from its tile
+  const EnsembleState copied = e.state;
+  for (double& x : e.state.x) x = 0.0;
+  for (ContactSlot& c : e.state.contacts) c.partner = -7;
+  for (int thread = 0; thread < 32; ++thread) {
+    copy_tile_to_packing(strided.data(), global, p, thread, 32);
+  }
+  const int first = e.model.offset[p];
+  const int n = e.model.packing_size(p);
+  EXPECT_TRUE(same_bytes(copied.x.data() + first, e.state.x.data() + first, n));
+  const int slots = e.model.neighbor.max_contacts;
+  EXPECT_TRUE(same_bytes(copied.contacts.data() + first * slots,
+                         e.state.contacts.data() + first * slots, n * slots));
+}
+
+// A thesis packing of n disks (equal thirds of radius 15, 20 and 25 mm in a 0.40 m box, skin
+// 0.2 × smallest radius, default capacities), as cases/demo_sweep.json builds them.
+std::size_t thesis_tile_bytes(int n) {
+  EnsembleModel m;
+  m.dt = 1e-5;
+  m.neighbor.skin = 0.003;
+  PackingParams pp{};
+  pp.box_width = 0.40;
+  std::vector<double> radii;
+  for (double r : {0.015, 0.020, 0.025}) radii.insert(radii.end(), n / 3, r);
+  m.add_packing(pp, radii, 3.57);
+  const std::vector<double> zeros(m.n_disks(), 0.0);
+  EnsembleState s = make_state(m, zeros, zeros, 0.0);
+  return tile_bytes(make_view(m, s), 0);
+}
+
+TEST(PackingTile, BytesAreTheDocumentedOnes) {
+  // 964 B per disk with the default capacities, 4 B per cell start: 126 cells (7 × 18) + 1
+  // entries, padded to 512 B
+  EXPECT_EQ(thesis_tile_bytes(60), 60u * 964u + 512u);
+  EXPECT_EQ(thesis_tile_bytes(60), 58352u);
+
+  // the largest thesis packing in a block's opt-in shared memory (in steps of 3 disks): 237
+  // disks in an H100's 227 KB, 171 in an A100's 163 KB
+  const std::size_t h100 = 227 * 1024;
+  const std::size_t a100 = 163 * 1024;
+  int largest_h100 = 0;
+  int largest_a100 = 0;
+  for (int n = 3; n <= 300; n += 3) {
+    if (thesis_tile_bytes(n) <= h100) largest_h100 = n;
+    if (thesis_tile_bytes(n) <= a100) largest_a100 = n;
+  }
+  EXPECT_EQ(largest_h100, 237);
+  EXPECT_EQ(largest_a100, 171);
+}
+
+}  // namespace
+}  // namespace granular::md
