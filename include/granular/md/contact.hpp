@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "granular/contact_law.hpp"
+#include "granular/drive_phase.hpp"
 #include "granular/hd.hpp"
 #include "granular/md/state.hpp"
 #include "granular/vec2.hpp"
@@ -106,8 +107,9 @@ GRANULAR_HD inline WallKinematics wall_at(const PackingParams& pp, int wall, dou
     default: {
       const bool driven = t > 0.0;
       const double phase = pp.drive_omega * t;
-      const double y_b = driven ? pp.drive_amplitude * sin(phase) : 0.0;
-      const double v_b = driven ? pp.drive_amplitude * pp.drive_omega * cos(phase) : 0.0;
+      const SinCos drive = sin_cos(phase);  // the same bits on every backend
+      const double y_b = driven ? pp.drive_amplitude * drive.sin : 0.0;
+      const double v_b = driven ? pp.drive_amplitude * pp.drive_omega * drive.cos : 0.0;
       return {{0.0, 1.0}, {0.0, y_b}, {0.0, v_b}};
     }
   }
