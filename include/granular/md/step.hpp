@@ -365,9 +365,13 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
         continue;
       }
       slots_i[slot_i].mirror = slot_j;
-      const ContactResult c =
-          disk_disk_contact(contact, a, disk_kinematics(v, j), fresh, slots_i[slot_i].skin);
-      slots_j[slot_j].skin = slots_i[slot_i].skin;
+      // the history goes through registers to both copies: copying slot i to slot j in memory
+      // right after its fields were stored stalled on store forwarding (a fifth of the 60-disk
+      // profile; net +4 % there, −6 % on the 1 000-disk bed)
+      SkinHistory history = slots_i[slot_i].skin;
+      const ContactResult c = disk_disk_contact(contact, a, disk_kinematics(v, j), fresh, history);
+      slots_i[slot_i].skin = history;
+      slots_j[slot_j].skin = history;
       mask_i |= 1ull << slot_i;
       contact_mask[j] |= 1ull << slot_j;
       fx_i += c.force_a.x;
