@@ -1,6 +1,7 @@
 # Front door: deps -> configure -> build. `make run` runs the demo sweep, `make test` the suite.
 BUILD ?= build
 GRANULAR_CUDA ?= AUTO
+GRANULAR_NATIVE ?= ON
 JOBS ?= $(shell nproc)
 DEMO_OUT ?= out/demo
 
@@ -18,7 +19,8 @@ deps-bench:
 	@scripts/install_deps.sh --bench
 
 configure: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=$(GRANULAR_CUDA) >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=$(GRANULAR_CUDA) \
+		-DGRANULAR_NATIVE=$(GRANULAR_NATIVE) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
