@@ -1,10 +1,10 @@
 // CUDA backend: thin launch glue over the GRANULAR_HD stages of step.hpp. A block per
-// packing, a thread per disk (strided when the packing has more disks than threads), barriers
-// between the stages: predict -> rebuild_if_needed -> forces (per disk, full lists: each disk
-// sums its own contacts, no floating-point atomics) -> correct. This stage order, run serially
-// on the host, reproduces the CPU backend's trajectories bitwise (tests/unit/md/step_test.cpp,
-// StepForceSchedules), so both backends run the same physics. Integer atomics only set status
-// flags.
+// packing, a thread per disk, running advance_packing_on_block (block_step.hpp): predict ->
+// rebuild_if_needed -> forces (per disk, full lists: each disk sums its own contacts, no
+// floating-point atomics) -> correct, with barriers between the stages. The same function with
+// one host thread reproduces the CPU backend's trajectories bitwise (tests/unit/md/
+// step_test.cpp, StepForceSchedules), so both backends run the same physics. Integer atomics
+// only set status flags.
 // When the largest packing's tile (include/granular/md/packing_tile.hpp, ~1 kB per disk)
 // fits in a block's shared memory, each block copies its packing into shared memory, runs all
 // the launch's steps there and copies it back (the same steps on a tile view, tested on the
@@ -23,6 +23,7 @@
 
 #include "device_ensemble.cuh"
 #include "granular/md/backend.hpp"
+#include "granular/md/block_step.hpp"
 #include "granular/md/packing_tile.hpp"
 #include "granular/md/step.hpp"
 #include "granular/md/view.hpp"
@@ -40,46 +41,20 @@ __global__ void prime_kernel(EnsembleView v, int n_packings, double t) {
   if (p < n_packings) prime_packing(v, p, t);
 }
 
+// The threads of a CUDA block, for advance_packing_on_block (block_step.hpp).
+struct CudaBlock {
+  __device__ int thread() const { return threadIdx.x; }
+  __device__ int threads() const { return blockDim.x; }
+  __device__ void barrier() const { __syncthreads(); }
+  __device__ bool barrier_or(bool any) const { return __syncthreads_or(any ? 1 : 0) != 0; }
+  __device__ void raise(std::uint32_t* status, std::uint32_t flag) const { atomicOr(status, flag); }
+};
+
 // The block of packing p advances it by `steps` steps over view v (global memory or the
 // packing's tile).
 __device__ void advance_packing(const EnsembleView& v, int p, std::int64_t step0, double t0,
                                 std::int64_t steps) {
-  const int first = v.offset[p];
-  const int last = v.offset[p + 1];
-  std::uint32_t* status = v.status + p;
-  for (std::int64_t k = 1; k <= steps; ++k) {
-    if (*status != status_ok) break;  // uniform: read by every thread after a barrier
-    const double t_end = t0 + static_cast<double>(step0 + k) * v.dt;
-
-    // predict
-    int moved = 0;
-    for (int i = first + threadIdx.x; i < last; i += blockDim.x) {
-      predict_disk(v, i);
-      moved |= moved_beyond_half_skin(v, i) ? 1 : 0;
-    }
-
-    // rebuild_if_needed (binning is serial within the packing, so its order is deterministic)
-    if (__syncthreads_or(moved)) {
-      if (threadIdx.x == 0) bin_packing(v, p);
-      __syncthreads();
-      for (int i = first + threadIdx.x; i < last; i += blockDim.x) {
-        if (!build_neighbors(v, p, i)) atomicOr(status, status_neighbor_overflow);
-      }
-      if (threadIdx.x == 0) ++v.rebuild_count[p];
-      __syncthreads();
-    }
-
-    // forces, then correct once every disk has read the predicted positions
-    const PackingWalls walls = packing_walls(v.packings[p], t_end);
-    for (int i = first + threadIdx.x; i < last; i += blockDim.x) {
-      if (!disk_forces(v, p, i, walls)) atomicOr(status, status_contact_overflow);
-    }
-    __syncthreads();
-    for (int i = first + threadIdx.x; i < last; i += blockDim.x) {
-      if (!correct_disk(v, i)) atomicOr(status, status_non_finite);
-    }
-    __syncthreads();
-  }
+  advance_packing_on_block(CudaBlock{}, v, p, step0, t0, steps);
 }
 
 // One block advances packing blockIdx.x by `steps` steps; in shared memory when `in_shared`

@@ -1,7 +1,7 @@
 // Tests for include/granular/md/packing_tile.hpp: a packing copied into its tile, stepped there
-// in the CUDA block kernel's stage order (kernels/cuda_backend.cu) and copied back ends bitwise
-// where the CPU backend ends; the tile is the only memory the steps write per disk, it touches
-// no other packing, and its size is the one the header documents.
+// by the CUDA block kernel's steps (advance_packing_on_block with one thread) and copied back ends
+// bitwise where the CPU backend ends; the tile is the only memory the steps write per disk, it
+// touches no other packing, and its size is the one the header documents.
 #include "granular/md/packing_tile.hpp"
 
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include "../../support/scenes.hpp"
 #include "granular/constants.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/block_step.hpp"
 #include "granular/md/state.hpp"
 #include "granular/md/step.hpp"
 #include "granular/md/view.hpp"
@@ -57,37 +58,6 @@ Ensemble make_ensemble() {
   }
   e.state = make_state(e.model, x, y, -0.5);
   return e;
-}
-
-// advance_packing of kernels/cuda_backend.cu with one thread (threadIdx.x = 0, blockDim.x = 1):
-// every stage loop covers all disks before the next stage starts, as the barriers ensure.
-void advance_packing_serially(const EnsembleView& v, int p, std::int64_t step0, double t0,
-                              std::int64_t steps) {
-  const int first = v.offset[p];
-  const int last = v.offset[p + 1];
-  for (std::int64_t k = 1; k <= steps; ++k) {
-    if (v.status[p] != status_ok) break;
-    const double t_end = t0 + static_cast<double>(step0 + k) * v.dt;
-    bool moved = false;
-    for (int i = first; i < last; ++i) {
-      predict_disk(v, i);
-      moved = moved_beyond_half_skin(v, i) || moved;
-    }
-    if (moved) {
-      bin_packing(v, p);
-      for (int i = first; i < last; ++i) {
-        if (!build_neighbors(v, p, i)) v.status[p] |= status_neighbor_overflow;
-      }
-      ++v.rebuild_count[p];
-    }
-    const PackingWalls walls = packing_walls(v.packings[p], t_end);
-    for (int i = first; i < last; ++i) {
-      if (!disk_forces(v, p, i, walls)) v.status[p] |= status_contact_overflow;
-    }
-    for (int i = first; i < last; ++i) {
-      if (!correct_disk(v, i)) v.status[p] |= status_non_finite;
-    }
-  }
 }
 
 // A tile buffer with guard bytes behind it, filled with a NaN pattern so that any array the
@@ -228,8 +198,8 @@ TEST(PackingTile, TiledKernelStepsReproduceTheCpuBackendBitwise) {
       const EnsembleState before = tiled.state;
       TileBuffer tile(tile_bytes(global, p));
       copy_packing_to_tile(global, p, tile.data(), 0, 1);
-      advance_packing_serially(tile_view(global, p, tile.data()), p, tiled.state.step,
-                               tiled.state.t0, steps);
+      advance_packing_on_block(SerialBlock{}, tile_view(global, p, tile.data()), p,
+                               tiled.state.step, tiled.state.t0, steps);
       // the steps wrote per-disk data only into the tile, and nothing behind it
       expect_unchanged_outside(m, before, tiled.state, p, true, "while stepping the tile");
       EXPECT_TRUE(tile.guard_intact());

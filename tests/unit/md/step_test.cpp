@@ -10,6 +10,7 @@
 
 #include "../../support/scenes.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/block_step.hpp"
 #include "granular/md/state.hpp"
 #include "granular/md/view.hpp"
 
@@ -215,25 +216,9 @@ void kernel_stage_order_matches_cpu(Integrator integrator) {
   backend->advance(cpu.model, cpu.state, steps);
 
   const EnsembleView v = make_view(emulated.model, emulated.state);
-  for (std::int64_t k = 1; k <= steps; ++k) {
-    const double t_end = emulated.state.t0 + static_cast<double>(k) * v.dt;
-    for (int p = 0; p < emulated.model.n_packings(); ++p) {
-      const int first = v.offset[p];
-      const int last = v.offset[p + 1];
-      bool moved = false;
-      for (int i = first; i < last; ++i) {
-        predict_disk(v, i);
-        moved = moved_beyond_half_skin(v, i) || moved;
-      }
-      if (moved) {
-        bin_packing(v, p);
-        for (int i = first; i < last; ++i) ASSERT_TRUE(build_neighbors(v, p, i));
-        ++v.rebuild_count[p];
-      }
-      const PackingWalls walls = packing_walls(v.packings[p], t_end);
-      for (int i = first; i < last; ++i) ASSERT_TRUE(disk_forces(v, p, i, walls));
-      for (int i = first; i < last; ++i) ASSERT_TRUE(correct_disk(v, i));
-    }
+  for (int p = 0; p < emulated.model.n_packings(); ++p) {
+    advance_packing_on_block(SerialBlock{}, v, p, 0, emulated.state.t0, steps);
+    ASSERT_EQ(emulated.state.status[p], status_ok);
   }
   emulated.state.step = steps;
   for (int p = 0; p < cpu.model.n_packings(); ++p) {
@@ -243,10 +228,10 @@ void kernel_stage_order_matches_cpu(Integrator integrator) {
   EXPECT_EQ(cpu.state.rebuild_count, emulated.state.rebuild_count);
 }
 
-// The CUDA kernel's stage order (kernels/cuda_backend.cu), run serially on the host: predict
-// every disk, rebuild when any moved beyond half the skin, per-disk forces with full lists,
-// correct. A whole trajectory must equal the CPU backend's pairwise schedule bitwise, so the
-// device path is exercised here except for its concurrency.
+// The CUDA kernel's steps (advance_packing_on_block, block_step.hpp), run by one thread on
+// the host: predict every disk, rebuild when any moved beyond half the skin, per-disk forces
+// with full lists, correct. A whole trajectory must equal the CPU backend's pairwise schedule
+// bitwise, so the device path is exercised here except for its concurrency.
 TEST(StepForceSchedules, KernelStageOrderReproducesTheCpuTrajectory) {
   for (Integrator integrator : {Integrator::gear5, Integrator::velocity_verlet}) {
     SCOPED_TRACE(integrator == Integrator::gear5 ? "gear5" : "velocity_verlet");
