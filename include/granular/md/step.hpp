@@ -28,13 +28,18 @@ GRANULAR_HD inline int lowest_bit(std::uint64_t mask) {
 #endif
 }
 
+// Gear's predict of disk i with the step's constants.
+GRANULAR_HD inline void gear5_predict_disk(const EnsembleView& v, const Gear5Step& s, int i) {
+  double* g = v.gear_high + 9 * i;
+  gear5_predict(s, v.x[i], v.vx[i], v.ax[i], g[0], g[1], g[2]);
+  gear5_predict(s, v.y[i], v.vy[i], v.ay[i], g[3], g[4], g[5]);
+  gear5_predict(s, v.theta[i], v.omega[i], v.alpha[i], g[6], g[7], g[8]);
+}
+
 // predict: advance disk i's coordinates to the end of the step (before forces).
 GRANULAR_HD inline void predict_disk(const EnsembleView& v, int i) {
   if (v.integrator == Integrator::gear5) {
-    double* g = v.gear_high + 9 * i;
-    gear5_predict(v.dt, v.x[i], v.vx[i], v.ax[i], g[0], g[1], g[2]);
-    gear5_predict(v.dt, v.y[i], v.vy[i], v.ay[i], g[3], g[4], g[5]);
-    gear5_predict(v.dt, v.theta[i], v.omega[i], v.alpha[i], g[6], g[7], g[8]);
+    gear5_predict_disk(v, gear5_step(v.dt), i);
   } else {
     verlet_predict(v.dt, v.x[i], v.vx[i], v.ax[i]);
     verlet_predict(v.dt, v.y[i], v.vy[i], v.ay[i]);
@@ -392,24 +397,31 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
   return ok;
 }
 
+// All of disk i's coordinates finite?
+GRANULAR_HD inline bool disk_state_finite(const EnsembleView& v, int i) {
+  const double sum = v.x[i] + v.y[i] + v.theta[i] + v.vx[i] + v.vy[i] + v.omega[i];
+  return sum - sum == 0.0;  // false for NaN and ±inf
+}
+
+// Gear's correct of disk i with the step's constants. Returns false when the state became
+// non-finite.
+GRANULAR_HD inline bool gear5_correct_disk(const EnsembleView& v, const Gear5Step& s, int i) {
+  double* g = v.gear_high + 9 * i;
+  gear5_correct(s, v.fx[i] * v.inv_mass[i], v.x[i], v.vx[i], v.ax[i], g[0], g[1], g[2]);
+  gear5_correct(s, v.fy[i] * v.inv_mass[i], v.y[i], v.vy[i], v.ay[i], g[3], g[4], g[5]);
+  gear5_correct(s, v.torque[i] * v.inv_inertia[i], v.theta[i], v.omega[i], v.alpha[i], g[6], g[7],
+                g[8]);
+  return disk_state_finite(v, i);
+}
+
 // correct: finish the step of disk i with its new accelerations. Returns false when the
 // state became non-finite.
 GRANULAR_HD inline bool correct_disk(const EnsembleView& v, int i) {
-  const double ax = v.fx[i] * v.inv_mass[i];
-  const double ay = v.fy[i] * v.inv_mass[i];
-  const double alpha = v.torque[i] * v.inv_inertia[i];
-  if (v.integrator == Integrator::gear5) {
-    double* g = v.gear_high + 9 * i;
-    gear5_correct(v.dt, ax, v.x[i], v.vx[i], v.ax[i], g[0], g[1], g[2]);
-    gear5_correct(v.dt, ay, v.y[i], v.vy[i], v.ay[i], g[3], g[4], g[5]);
-    gear5_correct(v.dt, alpha, v.theta[i], v.omega[i], v.alpha[i], g[6], g[7], g[8]);
-  } else {
-    verlet_correct(v.dt, ax, v.vx[i], v.ax[i]);
-    verlet_correct(v.dt, ay, v.vy[i], v.ay[i]);
-    verlet_correct(v.dt, alpha, v.omega[i], v.alpha[i]);
-  }
-  const double sum = v.x[i] + v.y[i] + v.theta[i] + v.vx[i] + v.vy[i] + v.omega[i];
-  return sum - sum == 0.0;  // false for NaN and ±inf
+  if (v.integrator == Integrator::gear5) return gear5_correct_disk(v, gear5_step(v.dt), i);
+  verlet_correct(v.dt, v.fx[i] * v.inv_mass[i], v.vx[i], v.ax[i]);
+  verlet_correct(v.dt, v.fy[i] * v.inv_mass[i], v.vy[i], v.ay[i]);
+  verlet_correct(v.dt, v.torque[i] * v.inv_inertia[i], v.omega[i], v.alpha[i]);
+  return disk_state_finite(v, i);
 }
 
 // Velocity Verlet's correct of one coordinate for disks [first, last): a_new = f/m, then
@@ -501,7 +513,8 @@ GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, double t_end)
       for (int i = first; i < last; ++i) verlet_predict(v.dt, qc[i], uc[i], ac[i]);
     }
   } else {
-    for (int i = first; i < last; ++i) predict_disk(v, i);
+    const Gear5Step gear = gear5_step(v.dt);
+    for (int i = first; i < last; ++i) gear5_predict_disk(v, gear, i);
   }
   const bool moved = any_moved_beyond_half_skin(v, first, last);
   if (moved) rebuild_neighbors(v, p);
@@ -509,8 +522,9 @@ GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, double t_end)
   if (v.integrator == Integrator::velocity_verlet) {
     if (!correct_packing_verlet(v, first, last)) v.status[p] |= status_non_finite;
   } else {
+    const Gear5Step gear = gear5_step(v.dt);
     for (int i = first; i < last; ++i) {
-      if (!correct_disk(v, i)) v.status[p] |= status_non_finite;
+      if (!gear5_correct_disk(v, gear, i)) v.status[p] |= status_non_finite;
     }
   }
 }
