@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -236,6 +237,37 @@ TEST(StepForceSchedules, KernelStageOrderReproducesTheCpuTrajectory) {
   for (Integrator integrator : {Integrator::gear5, Integrator::velocity_verlet}) {
     SCOPED_TRACE(integrator == Integrator::gear5 ? "gear5" : "velocity_verlet");
     kernel_stage_order_matches_cpu(integrator);
+  }
+}
+
+// A packing whose state turns non-finite stops with status_non_finite at that step (the CPU
+// step checks whole packings at once after the correct, velocity Verlet's vectorized); its
+// neighbours go on exactly as without it.
+TEST(StepPacking, NonFiniteStateStopsOnlyItsPacking) {
+  for (Integrator integrator : {Integrator::gear5, Integrator::velocity_verlet}) {
+    for (double poison : {std::nan(""), HUGE_VAL}) {
+      SCOPED_TRACE(integrator == Integrator::gear5 ? "gear5" : "velocity_verlet");
+      Ensemble clean = make_ensemble({0, 1, 2}, 0.004, 24);
+      Ensemble poisoned = make_ensemble({0, 1, 2}, 0.004, 24);
+      clean.model.integrator = integrator;
+      poisoned.model.integrator = integrator;
+      auto backend = make_cpu_backend(1);
+      backend->initialize(clean.model, clean.state);
+      backend->initialize(poisoned.model, poisoned.state);
+      backend->advance(clean.model, clean.state, 50);
+      backend->advance(poisoned.model, poisoned.state, 50);
+      const int victim = poisoned.model.offset[1] + 7;  // a disk of packing 1
+      poisoned.state.omega[victim] = poison;
+      backend->advance(clean.model, clean.state, 50);
+      backend->advance(poisoned.model, poisoned.state, 50);
+      EXPECT_EQ(poisoned.state.status[0], status_ok);
+      EXPECT_EQ(poisoned.state.status[1], status_non_finite);
+      EXPECT_EQ(poisoned.state.status[2], status_ok);
+      for (int p : {0, 2}) {
+        EXPECT_EQ(hash_packing(clean.model, clean.state, p),
+                  hash_packing(poisoned.model, poisoned.state, p));
+      }
+    }
   }
 }
 
