@@ -57,16 +57,8 @@ GRANULAR_HD inline bool moved_beyond_half_skin(const EnsembleView& v, int i) {
 // Has any disk of [first, last) moved more than half the skin? (moved_beyond_half_skin over a
 // packing, counted in a double so that the compiler vectorizes the loop)
 GRANULAR_HD inline bool any_moved_beyond_half_skin(const EnsembleView& v, int first, int last) {
-  const double* __restrict__ x = v.x;
-  const double* __restrict__ y = v.y;
-  const double* __restrict__ x_ref = v.x_ref;
-  const double* __restrict__ y_ref = v.y_ref;
   double moved = 0.0;
-  for (int i = first; i < last; ++i) {
-    const double dx = x[i] - x_ref[i];
-    const double dy = y[i] - y_ref[i];
-    moved += 4.0 * (dx * dx + dy * dy) > v.skin * v.skin ? 1.0 : 0.0;
-  }
+  for (int i = first; i < last; ++i) moved += moved_beyond_half_skin(v, i) ? 1.0 : 0.0;
   return moved > 0.0;
 }
 
@@ -221,12 +213,18 @@ GRANULAR_HD inline void free_opened_slots(ContactSlot* slots, std::uint64_t& use
   used &= in_contact;
 }
 
-// Do disks i and j touch? (squared distances: no sqrt for the many neighbors that don't)
-GRANULAR_HD inline bool touching(const EnsembleView& v, int i, int j) {
-  const double dx = v.x[j] - v.x[i];
-  const double dy = v.y[j] - v.y[i];
-  const double reach = v.radius[i] + v.radius[j];
+// Do disks a and b touch? (squared distances: no sqrt for the many neighbors that don't)
+GRANULAR_HD inline bool disks_touch(double x_a, double y_a, double radius_a, double x_b, double y_b,
+                                    double radius_b) {
+  const double dx = x_b - x_a;
+  const double dy = y_b - y_a;
+  const double reach = radius_a + radius_b;
   return dx * dx + dy * dy < reach * reach;
+}
+
+// Do disks i and j touch?
+GRANULAR_HD inline bool touching(const EnsembleView& v, int i, int j) {
+  return disks_touch(v.x[i], v.y[i], v.radius[i], v.x[j], v.y[j], v.radius[j]);
 }
 
 // Wall contacts of disk i, added to its force and torque. The walls of wall_at are
@@ -347,11 +345,7 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
     std::uint64_t mask_i = contact_mask[i];
     for (int n = v.neighbor_upper[i]; n < end; ++n) {
       const int j = list[n];
-      // touching(v, i, j), on the locals
-      const double dx = x[j] - a.r.x;
-      const double dy = y[j] - a.r.y;
-      const double reach = a.radius + radius[j];
-      if (!(dx * dx + dy * dy < reach * reach)) continue;
+      if (!disks_touch(a.r.x, a.r.y, a.radius, x[j], y[j], radius[j])) continue;
       ContactSlot* slots_j = v.contacts + j * max_contacts;
       bool fresh;
       bool fresh_j;
@@ -386,6 +380,7 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
       fy[j] -= c.force_a.y;
       torque[j] += c.torque_b;
     }
+    contact_mask[i] = mask_i;
     free_opened_slots(slots_i, slots_used[i], mask_i);
     Vec2 force = {fx_i, fy_i};
     add_wall_forces(v, p, i, walls, force, torque_i);
