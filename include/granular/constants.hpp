@@ -4,5 +4,6 @@
 namespace granular {
 
 constexpr double pi = 3.141592653589793238462643383280;
+constexpr double degree = pi / 180.0;  // one degree in radians
 
 }  // namespace granular

@@ -19,7 +19,6 @@ using io::Bound;
 using io::format_number;
 using io::JsonObject;
 
-constexpr double kDegree = pi / 180.0;
 // Steel density of spec §1 [kg/m³], for the default sphere mass.
 constexpr double kSteelDensity = 7.8e3;
 // The glass density the paper states for Fig. 2 (spec §1; real glass is about 2.5e3) [kg/m³].
@@ -93,7 +92,7 @@ class DimerCase : public ImpactCase {
       out << ", roots B_r1,2 = " << io::format_value("%.4g", (1.0 - std::sqrt(disc)) / p_.mu_i)
           << ", " << io::format_value("%.4g", (1.0 + std::sqrt(disc)) / p_.mu_i) << " for mu_i";
     out << "\nstart: h0 = " << io::format_value("%.6g", h0_)
-        << " m, theta0 = " << io::format_value("%.6g", theta0_ / kDegree) << " deg, at rest\n"
+        << " m, theta0 = " << io::format_value("%.6g", theta0_ / degree) << " deg, at rest\n"
         << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s ("
         << io::format_value("%.1f", o_.t_end * frequency_)
         << " periods), <u> over t >= " << io::format_value("%.6g", o_.average_from)
@@ -423,7 +422,7 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
   const JsonObject initial = root.object("initial");
   initial.allow_only({"h0", "theta0_deg"});
   const double h0 = initial.number("h0");
-  const double theta0 = initial.number("theta0_deg") * kDegree;
+  const double theta0 = initial.number("theta0_deg") * degree;
   if (!(std::fabs(theta0) < 0.5 * pi)) initial.fail("theta0_deg", "must be within (-90, 90)");
   const double plate_start = p.amplitude * std::cos(p.phase);
   if (!(h0 > plate_start))

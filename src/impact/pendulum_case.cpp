@@ -17,7 +17,6 @@ using io::Bound;
 using io::format_number;
 using io::JsonObject;
 
-constexpr double kDegree = pi / 180.0;
 // The largest time series we write [rows].
 constexpr double kMaxSamples = 1e7;
 
@@ -212,7 +211,7 @@ std::unique_ptr<ImpactCase> load_pendulum_case(const JsonObject& root) {
   const JsonObject initial = root.object("initial");
   initial.allow_only({"psi1_deg", "psi2_deg", "omega1", "omega2"});
   State y0(4);
-  y0 << initial.number("psi1_deg") * kDegree, initial.number("psi2_deg") * kDegree,
+  y0 << initial.number("psi1_deg") * degree, initial.number("psi2_deg") * degree,
       initial.number("omega1"), initial.number("omega2");
   const double f0 = pendulum_gap(p, y0[0], y0[1]);
   if (!(f0 > 0.0))

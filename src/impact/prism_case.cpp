@@ -13,8 +13,6 @@
 namespace granular::impact {
 namespace {
 
-const double kDeg = pi / 180.0;
-
 struct Gauges {
   bool given = false;
   double h1 = 0.0, h2 = 0.0;  // beam heights above the ramp [m]
@@ -94,7 +92,7 @@ class PrismCase : public ImpactCase {
   void describe(std::ostream& out) const override {
     const PrismGeometry& g = p_.geometry;
     const Derived d = derive(p_, o_);
-    out << "prism: N = " << g.n_sides << ", alpha = " << io::format_value("%.6g", g.alpha / kDeg)
+    out << "prism: N = " << g.n_sides << ", alpha = " << io::format_value("%.6g", g.alpha / degree)
         << " deg, b = " << io::format_value("%.6g", g.face_width)
         << " m, h = " << io::format_value("%.6g", g.apothem)
         << " m, m = " << io::format_value("%.6g", p_.mass) << " kg\n"
@@ -112,7 +110,7 @@ class PrismCase : public ImpactCase {
         << " rad/s; to clear the next top |theta_dot+| > " << io::format_value("%.6g", d.over_top)
         << " rad/s (" << (d.kappa * d.omega_first > d.over_top ? "cleared" : "NOT cleared") << ")\n"
         << "smallest lambda0 from rest that clears the second edge: "
-        << (std::isfinite(d.lambda0_min) ? io::format_value("%.6g", d.lambda0_min / kDeg) + " deg"
+        << (std::isfinite(d.lambda0_min) ? io::format_value("%.6g", d.lambda0_min / degree) + " deg"
                                          : std::string("none"))
         << "\n"
         << "steady state: |theta_dot-*| = " << io::format_value("%.6g", d.steady_minus)
@@ -233,7 +231,7 @@ std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root) {
   ramp.allow_only({"slope_deg", "length", "mu_s", "mu"});
   const double slope_deg = ramp.number("slope_deg", Bound::non_negative);
   if (slope_deg >= 45.0) ramp.fail("slope_deg", "must be < 45 (the model is for small slopes)");
-  p.slope = slope_deg * kDeg;
+  p.slope = slope_deg * degree;
   o.ramp_length = ramp.number_or("length", 0.65, Bound::positive);
   p.mu_s = ramp.number_or("mu_s", 0.12, Bound::non_negative);
   p.mu_slip = ramp.number_or("mu", p.mu_s, Bound::non_negative);
@@ -248,7 +246,7 @@ std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root) {
     release.fail("lambda0_deg",
                  io::format_value("%.6g", lambda0_deg) + " deg is more than 2 alpha = " +
                      io::format_value("%.6g", two_alpha_deg) + " deg for N = " + std::to_string(n));
-  o.lambda0 = lambda0_deg * kDeg;
+  o.lambda0 = lambda0_deg * degree;
   o.omega0 = release.number_or("omega0", 0.0, Bound::non_negative);
 
   // the impact model
