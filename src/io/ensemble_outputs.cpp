@@ -4,8 +4,8 @@
 // chunk boundaries until then; it records the CSV sizes, so a resumed run cuts the CSVs back to
 // that point and appends exactly the rows the uninterrupted run would have written.
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <optional>
 #include <stdexcept>
@@ -36,10 +36,9 @@ class CsvWriter {
       std::error_code ec;
       const std::uintmax_t size = std::filesystem::file_size(path, ec);
       if (ec || size < *keep) {
-        throw std::runtime_error(path.string() + ": " +
-                                 (ec ? std::string("missing") : std::to_string(size) + " bytes") +
-                                 ", the checkpoint needs its first " + std::to_string(*keep) +
-                                 " bytes; cannot resume");
+        throw std::runtime_error(
+            path.string() + ": " + (ec ? std::string("missing") : std::to_string(size) + " bytes") +
+            ", the checkpoint needs its first " + std::to_string(*keep) + " bytes; cannot resume");
       }
       std::filesystem::resize_file(path, *keep);
       out_.open(path, std::ios::app);
@@ -96,13 +95,26 @@ void print_table(const std::vector<md::GammaStats>& gammas, std::ostream& out) {
   out << line;
   for (const md::GammaStats& g : gammas) {
     std::snprintf(line, sizeof line, "%10.4g %8d %14.6g %14.6g %12.4g %10.4f %10.4f\n", g.gamma,
-                  g.healthy_packings, g.mean_sq_omega, g.mean_sq_omega_rpm2,
-                  g.mean_sq_omega_stderr, g.mean_rho2, g.mean_sigma_a);
+                  g.healthy_packings, g.mean_sq_omega, g.mean_sq_omega_rpm2, g.mean_sq_omega_stderr,
+                  g.mean_rho2, g.mean_sigma_a);
     out << line;
   }
 }
 
 }  // namespace
+
+double ensemble_output_bytes(const md::RunSteps& steps, int n_gamma, int packings_per_gamma,
+                             int disks_per_packing) {
+  // widest rows: %.12g and %.10g numbers with sign and exponent, indices, separators
+  constexpr double energy_row = 3 * 20 + 6 * 18 + 3 * 12;
+  constexpr double angle_row = 2 * 20 + 18 + 2 * 12;
+  constexpr double disk_row = 5 * 18 + 2 * 12;
+  const double packings = static_cast<double>(n_gamma) * packings_per_gamma;
+  const double energy = (static_cast<double>(steps.chunks()) + 1.0) * packings * energy_row;
+  const double angles =
+      (static_cast<double>(steps.measure_chunks) + 1.0) * n_gamma * disks_per_packing * angle_row;
+  return energy + angles + packings * disks_per_packing * disk_row;
+}
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir) {
   return out_dir / "checkpoint.bin";
@@ -133,8 +145,8 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
       throw std::runtime_error(checkpoint.string() +
                                ": damaged checkpoint (expected the sizes of 2 CSV files)");
     }
-    progress << "resuming from " << checkpoint.string() << " at t = "
-             << format_value("%.6g", resume->state.time(m)) << " s\n";
+    progress << "resuming from " << checkpoint.string()
+             << " at t = " << format_value("%.6g", resume->state.time(m)) << " s\n";
   } else {
     std::filesystem::remove(checkpoint);
     std::filesystem::remove(out_dir / "summary.json");
@@ -174,11 +186,13 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
   md::EnsembleRunOptions options;
   options.checkpoint_interval = control.checkpoint_interval;
   options.stop = control.stop;
+  options.poll_interval_s = control.poll_interval_s;
+  options.slice_steps = control.slice_steps;
   options.resume = resume ? &*resume : nullptr;
   options.on_checkpoint = [&](const md::RunPosition& position, const md::EnsembleState& s,
                               const std::vector<md::RotationStats>& rotation) {
-    const md::CheckpointHeader header{fingerprint, backend->name(),
-                                      {energy_csv.bytes(), angles_csv.bytes()}, position};
+    const md::CheckpointHeader header{
+        fingerprint, backend->name(), {energy_csv.bytes(), angles_csv.bytes()}, position};
     md::write_checkpoint(checkpoint, header, s, rotation);
   };
 
@@ -196,8 +210,8 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
   print_table(r.gammas, report);
   for (const md::PackingResult& p : r.packings) {
     if (p.status != md::status_ok) {
-      report << "packing " << p.index << " (Gamma " << p.gamma << ") excluded: "
-               << md::status_name(p.status) << "\n";
+      report << "packing " << p.index << " (Gamma " << p.gamma
+             << ") excluded: " << md::status_name(p.status) << "\n";
     }
   }
 

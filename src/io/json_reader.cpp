@@ -1,10 +1,12 @@
 #include "granular/io/json_reader.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 namespace granular::io {
@@ -16,7 +18,85 @@ std::string compose(const std::string& file, const std::string& pointer,
   std::string s;
   if (!file.empty()) s += file + ": ";
   if (!pointer.empty()) s += pointer + ": ";
-  return s + detail;
+  // whatever a user typed may be in it: the message stays one line
+  return one_line(s + detail);
+}
+
+// Position of byte `offset` of `text` as 1-based line and column.
+struct TextPosition {
+  std::size_t line;
+  std::size_t column;
+};
+
+TextPosition position_of(const std::string& text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  TextPosition at{1, 1};
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++at.line;
+      at.column = 1;
+    } else {
+      ++at.column;
+    }
+  }
+  return at;
+}
+
+// nlohmann's reason without its "[json.exception...] parse error at line L, column C: " prefix
+// and with its quoted token cut short.
+std::string parse_reason(const std::string& what) {
+  std::string reason = what;
+  if (!reason.empty() && reason[0] == '[') {
+    const std::size_t close = reason.find("] ");
+    if (close != std::string::npos) reason.erase(0, close + 2);
+  }
+  const std::string at_line = "parse error at line ";
+  if (reason.compare(0, at_line.size(), at_line) == 0) {
+    const std::size_t colon = reason.find(": ");
+    if (colon != std::string::npos) reason.erase(0, colon + 2);
+  }
+  // the quoted token ("last read: '...'", "parsing '...'") may be a whole long string
+  const std::size_t open = reason.find('\'');
+  const std::size_t close = reason.rfind('\'');
+  if (open != std::string::npos && close > open) {
+    reason = reason.substr(0, open) + quoted(reason.substr(open + 1, close - open - 1)) +
+             reason.substr(close + 1);
+  }
+  return reason;
+}
+
+// Builds the document as nlohmann's DOM parser does and keeps the first error's byte offset,
+// which its exceptions carry for syntax errors but not for numbers out of range.
+class LocatingParser : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+ public:
+  explicit LocatingParser(nlohmann::json& root)
+      : nlohmann::detail::json_sax_dom_parser<nlohmann::json>(root, false) {}
+
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string&, const Exception& ex) {
+    failed = true;
+    offset = position > 0 ? position - 1 : 0;  // position counts the offending byte
+    reason = parse_reason(ex.what());
+    return false;
+  }
+
+  bool failed = false;
+  std::size_t offset = 0;
+  std::string reason;
+};
+
+// Where to cut `text` to at most max_chars bytes, at a character boundary (not inside a UTF-8
+// sequence); its size when it is short enough.
+std::size_t cut_point(const std::string& text, std::size_t max_chars) {
+  if (text.size() <= max_chars) return text.size();
+  std::size_t end = max_chars;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return end;
+}
+
+// What follows a text cut at `end`: "... (N bytes)", or nothing when it was not cut.
+std::string elision(const std::string& text, std::size_t end) {
+  return end == text.size() ? "" : "... (" + std::to_string(text.size()) + " bytes)";
 }
 
 const char* type_name(const nlohmann::json& v) {
@@ -44,23 +124,106 @@ CaseError::CaseError(const std::string& file, const std::string& pointer, const 
 
 nlohmann::json read_json_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw CaseError(path, "", "cannot open");
+  if (!in) throw CaseError(path, "", std::string("cannot open: ") + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw CaseError(path, "", "cannot read");
-  try {
-    return nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann says "[json.exception.parse_error.101] parse error at line L, column C: why"
-    const std::string what = e.what();
-    static const std::regex where(R"(at line (\d+), column (\d+): (.*))");
-    std::smatch m;
-    if (std::regex_search(what, m, where))
-      throw CaseError(
-          path, "",
-          "invalid JSON at line " + m[1].str() + ", column " + m[2].str() + ": " + m[3].str());
-    throw CaseError(path, "", "invalid JSON at byte " + std::to_string(e.byte) + ": " + what);
+  if (in.bad()) throw CaseError(path, "", std::string("cannot read: ") + std::strerror(errno));
+  return parse_json_text(text.str(), path);
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
+  nlohmann::json doc;
+  LocatingParser parser(doc);
+  nlohmann::json::sax_parse(text, &parser);
+  if (parser.failed) {
+    const TextPosition at = position_of(text, parser.offset);
+    throw CaseError(file, "",
+                    "invalid JSON at line " + std::to_string(at.line) + ", column " +
+                        std::to_string(at.column) + ": " + parser.reason);
   }
+  return doc;
+}
+
+bool is_valid_utf8(const std::string& text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned char c = s[i];
+    std::size_t extra = 0;
+    unsigned min_code = 0;
+    unsigned code = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      extra = 1, min_code = 0x80, code = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      extra = 2, min_code = 0x800, code = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      extra = 3, min_code = 0x10000, code = c & 0x07;
+    } else {
+      return false;
+    }
+    if (n - i <= extra) return false;
+    for (std::size_t k = 1; k <= extra; ++k) {
+      if ((s[i + k] & 0xC0) != 0x80) return false;
+      code = (code << 6) | (s[i + k] & 0x3F);
+    }
+    // overlong forms, surrogates and code points beyond Unicode are not UTF-8
+    if (code < min_code || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+std::string one_line(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto hex = [&](unsigned char c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", c);
+    out += buf;
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      hex(c);
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else {
+      // a whole UTF-8 sequence is kept, a stray byte is escaped
+      std::size_t len = (c & 0xE0) == 0xC0   ? 2
+                        : (c & 0xF0) == 0xE0 ? 3
+                        : (c & 0xF8) == 0xF0 ? 4
+                                             : 1;
+      if (len > 1 && i + len <= text.size() && is_valid_utf8(text.substr(i, len))) {
+        out += text.substr(i, len);
+        i += len;
+        continue;
+      }
+      hex(c);
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::string excerpt(const std::string& text, std::size_t max_chars) {
+  const std::size_t end = cut_point(text, max_chars);
+  return one_line(text.substr(0, end)) + elision(text, end);
+}
+
+std::string quoted(const std::string& text, std::size_t max_chars) {
+  const std::size_t end = cut_point(text, max_chars);
+  return "\"" + one_line(text.substr(0, end)) + "\"" + elision(text, end);
 }
 
 std::string pointer_token(const std::string& key) {
@@ -80,6 +243,18 @@ std::string format_number(double x, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*g", digits, x);
   return buf;
+}
+
+std::string format_at_most(double limit, double than) {
+  if (!std::isfinite(limit) || limit <= 0.0) return format_number(limit);
+  for (int digits = 3; digits <= 17; ++digits) {
+    // round toward zero at `digits` significant digits
+    const double scale = std::pow(10.0, std::floor(std::log10(limit)) - (digits - 1));
+    const std::string text = format_number(std::floor(limit / scale) * scale, digits);
+    if (std::strtod(text.c_str(), nullptr) <= limit && text != format_number(than, digits))
+      return text;
+  }
+  return format_number(limit, 17);
 }
 
 double as_number(const nlohmann::json& v, const std::string& file, const std::string& pointer,
@@ -213,7 +388,7 @@ std::string JsonObject::choice(const std::string& key, const std::vector<std::st
   const std::string s = string(key);
   for (const auto& o : options)
     if (s == o) return s;
-  fail(key, "unknown " + what + " \"" + s + "\" (expected one of: " + join(options) + ")");
+  fail(key, "unknown " + what + " " + quoted(s) + " (expected one of: " + join(options) + ")");
 }
 
 std::string JsonObject::choice_or(const std::string& key, const std::vector<std::string>& options,

@@ -31,6 +31,9 @@ void check_case(const EnsembleCase& c) {
   if (!(c.schedule.sample_interval > 0.0)) {
     throw std::invalid_argument("run_ensemble: sample_interval must be > 0");
   }
+  if (!plan_run(c.schedule, m.dt).ok) {
+    throw std::invalid_argument("run_ensemble: the run takes more than max_run_steps steps");
+  }
 }
 
 // Initial positions of every packing by the advancing front, concatenated (n_disks each).
@@ -120,7 +123,47 @@ class ProgressReporter {
   Clock::time_point last_;
 };
 
+// How many steps to advance before the run looks at its stop flag, progress and checkpoint
+// clock again: options.slice_steps when set, else as many as take about poll_interval_s of
+// wall time at the rate of the last slice (starting from one step, at most doubling).
+class SliceTimer {
+ public:
+  explicit SliceTimer(const EnsembleRunOptions& o)
+      : fixed_(o.slice_steps), target_s_(o.poll_interval_s) {}
+
+  std::int64_t steps() const { return fixed_ > 0 ? fixed_ : next_; }
+
+  void took(std::int64_t steps, double seconds) {
+    if (fixed_ > 0) return;
+    const double wanted = seconds > 0.0 ? static_cast<double>(steps) * target_s_ / seconds
+                                        : 2.0 * static_cast<double>(steps);
+    const double most = 2.0 * static_cast<double>(std::max(steps, next_));
+    next_ = static_cast<std::int64_t>(std::max(1.0, std::min(wanted, most)));
+  }
+
+ private:
+  std::int64_t fixed_;
+  double target_s_;
+  std::int64_t next_ = 1;
+};
+
 }  // namespace
+
+PlannedRun plan_run(const RunSchedule& schedule, double dt) {
+  // counted in floating point first: a case can ask for more steps than 64 bits hold
+  const double sample = std::max(1.0, std::round(schedule.sample_interval / dt));
+  const double settle = std::max(0.0, std::round(schedule.settle_time / dt));
+  const double transient = std::max(0.0, std::round(schedule.transient_time / dt));
+  const double chunks = std::max(1.0, std::round(schedule.measure_time / (sample * dt)));
+  PlannedRun plan{};
+  plan.total_steps = settle + transient + chunks * sample;
+  plan.ok = plan.total_steps <= max_run_steps;  // false for NaN too
+  if (plan.ok) {
+    plan.steps = {static_cast<std::int64_t>(sample), static_cast<std::int64_t>(settle),
+                  static_cast<std::int64_t>(transient), static_cast<std::int64_t>(chunks)};
+  }
+  return plan;
+}
 
 const char* phase_name(RunPhase phase) {
   switch (phase) {
@@ -205,28 +248,22 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   const EnsembleCheckpoint* resume = options.resume;
 
   EnsembleResult result{};
+  const RunSteps plan = plan_run(sched, m.dt).steps;
   result.dt = m.dt;
   result.backend = backend.name();
-  result.sample_steps = std::max<std::int64_t>(1, std::llround(sched.sample_interval / m.dt));
+  result.sample_steps = plan.sample_steps;
   result.sample_interval = static_cast<double>(result.sample_steps) * m.dt;
   result.rotation.assign(m.n_disks(), RotationStats{});
 
-  // phases: settle and transient take round(time/dt) steps, the measurement whole chunks;
   // phases[k] is RunPhase k, the index a checkpoint records
-  const std::int64_t chunk = result.sample_steps;
-  const std::int64_t settle_steps =
-      std::max<std::int64_t>(0, std::llround(sched.settle_time / m.dt));
-  const std::int64_t transient_steps =
-      std::max<std::int64_t>(0, std::llround(sched.transient_time / m.dt));
-  const std::int64_t measure_chunks =
-      std::max<std::int64_t>(1, std::llround(sched.measure_time / result.sample_interval));
+  const std::int64_t chunk = plan.sample_steps;
   const struct {
     RunPhase phase;
     std::int64_t steps;
-  } phases[] = {{RunPhase::settle, settle_steps},
-                {RunPhase::transient, transient_steps},
-                {RunPhase::measure, measure_chunks * chunk}};
-  const std::int64_t total_steps = settle_steps + transient_steps + measure_chunks * chunk;
+  } phases[] = {{RunPhase::settle, plan.settle_steps},
+                {RunPhase::transient, plan.transient_steps},
+                {RunPhase::measure, plan.measure_steps()}};
+  const std::int64_t total_steps = plan.total();
 
   // a fresh run builds the packings and primes the accelerations; a resumed one takes the
   // checkpoint's state as it is (priming again would change the Gear derivatives)
@@ -263,8 +300,12 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   // a resumed run made these calls before its checkpoint
   if (!resume) observe_energy(RunPhase::settle);
 
-  // advance chunk by chunk through the phases, from the checkpoint's chunk when resuming
+  // advance chunk by chunk through the phases, from the checkpoint's position when resuming.
+  // A chunk is taken in slices of about options.poll_interval_s of wall time, so that a stop
+  // request is answered (with a checkpoint) within a slice, not a chunk: chunks of a large
+  // case take minutes. Slicing changes no result: a packing's steps are the same in any split.
   ProgressReporter reporter(progress, total_steps);
+  SliceTimer slicer(options);
   const int first_phase = resume ? resume->header.position.phase : 0;
   reporter.update(phases[first_phase].phase, s.time(m), done, result.particle_steps,
                   result.advance_time_s, true);
@@ -276,16 +317,23 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
     if (ph.phase == RunPhase::measure && !resumed_phase) observe_sample();
     std::int64_t left = resumed_phase ? resume->header.position.phase_steps_left : ph.steps;
     while (left > 0) {
-      const std::int64_t steps = std::min(left, chunk);
+      // chunks are counted from the start of the phase (its last one may be shorter)
+      const std::int64_t taken = ph.steps - left;
+      const std::int64_t to_chunk_end = std::min(ph.steps, (taken / chunk + 1) * chunk) - taken;
+      const std::int64_t steps = std::min(to_chunk_end, slicer.steps());
       const double disks = healthy_disks(m, s);
       const Clock::time_point t_advance = Clock::now();
       backend.advance(m, s, steps);
-      result.advance_time_s += seconds_since(t_advance);
+      const double elapsed = seconds_since(t_advance);
+      slicer.took(steps, elapsed);
+      result.advance_time_s += elapsed;
       result.particle_steps += disks * static_cast<double>(steps);
       left -= steps;
       done += steps;
-      observe_energy(ph.phase);
-      if (ph.phase == RunPhase::measure) observe_sample();
+      if (steps == to_chunk_end) {
+        observe_energy(ph.phase);
+        if (ph.phase == RunPhase::measure) observe_sample();
+      }
       reporter.update(ph.phase, s.time(m), done, result.particle_steps, result.advance_time_s,
                       done == total_steps);
       if (done == total_steps) break;

@@ -9,6 +9,13 @@
 
 namespace granular::md {
 
+GridShape packing_grid_shape(double box_width, double r_max, double disk_area, double skin) {
+  const double min_size = 2.0 * r_max + skin;
+  const double columns = std::max(1.0, std::floor(box_width / min_size));
+  const double size = std::max(box_width / columns, min_size);
+  return {columns, std::ceil(4.0 * disk_area / (box_width * size)) + 4.0, size};
+}
+
 EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
                          const std::vector<double>& y, double t0) {
   const int n = m.n_disks();
@@ -45,11 +52,10 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
       r_max = std::max(r_max, m.radius[i]);
       area += pi * m.radius[i] * m.radius[i];
     }
-    const double min_size = 2.0 * r_max + m.neighbor.skin;
-    const int nx = std::max(1, static_cast<int>(std::floor(pp.box_width / min_size)));
-    const double size = std::max(pp.box_width / nx, min_size);
-    const int rows = static_cast<int>(std::ceil(4.0 * area / (pp.box_width * size))) + 4;
-    s.grids[p] = CellGrid{nx, rows, size, 0.0};
+    const GridShape shape = packing_grid_shape(pp.box_width, r_max, area, m.neighbor.skin);
+    const int nx = static_cast<int>(shape.columns);
+    const int rows = static_cast<int>(shape.rows);
+    s.grids[p] = CellGrid{nx, rows, shape.size, 0.0};
     s.cell_offset[p + 1] = s.cell_offset[p] + nx * rows;
   }
   s.cell_start.assign(static_cast<std::size_t>(s.cell_offset.back()) + n_packings, 0);
@@ -58,6 +64,14 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   s.status.assign(n_packings, status_ok);
   s.rebuild_count.assign(n_packings, 0);
   return s;
+}
+
+std::size_t state_bytes_per_disk(const NeighborParams& n) {
+  const std::size_t doubles = 9 + 9 + 3 + 2;  // kinematics, Gear's derivatives, forces, refs
+  const std::size_t ints = static_cast<std::size_t>(n.max_neighbors) + 3;  // list, counts, cells
+  const std::size_t slots = static_cast<std::size_t>(n.max_contacts) + n_walls;
+  return doubles * sizeof(double) + ints * sizeof(int) + slots * sizeof(ContactSlot) +
+         2 * sizeof(std::uint64_t);
 }
 
 std::size_t state_bytes(const EnsembleState& s) {

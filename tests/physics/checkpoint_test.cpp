@@ -96,6 +96,7 @@ void run_until(const EnsembleCase& c, int chunks, const fs::path& path,
   int taken = 0;
   EnsembleRunOptions options;
   options.checkpoint_interval = 0.0;
+  options.slice_steps = 1000;  // a slice per chunk: stop is asked once per chunk
   options.stop = [&] { return ++taken >= chunks; };
   options.on_checkpoint = [&](const RunPosition& pos, const EnsembleState& s,
                               const std::vector<RotationStats>& rotation) {
@@ -145,6 +146,50 @@ TEST(Checkpoint, ResumedRunIsBitwiseIdenticalToTheUninterruptedRun) {
   }
 }
 
+// An interrupt is answered within a slice, so a checkpoint may fall inside a chunk: resuming
+// there finishes the chunk and ends bitwise identical too.
+TEST(Checkpoint, ResumedFromInsideAChunkIsBitwiseIdentical) {
+  const EnsembleCase c = tiny_case();
+  auto backend = make_cpu_backend(2);
+  Trace straight;
+  const EnsembleResult a = run_ensemble(c, *backend, straight.observer());
+  ASSERT_TRUE(a.complete);
+
+  const fs::path dir = scratch("inside_chunk");
+  // slices of 7 steps, 143 to a chunk of 1000 (the last one 6 steps): stops at step 7 (settle),
+  // 10 007 (transient) and 16 980 (measurement)
+  const std::pair<int, std::int64_t> stops[] = {{1, 7}, {1431, 10007}, {2428, 16980}};
+  for (const auto& [slices, steps] : stops) {
+    SCOPED_TRACE("stopped after slice " + std::to_string(slices));
+    const fs::path path = dir / ("checkpoint_" + std::to_string(slices) + ".bin");
+    Trace resumed;
+    int taken = 0;
+    EnsembleRunOptions stop;
+    stop.checkpoint_interval = 0.0;
+    stop.slice_steps = 7;
+    stop.stop = [&] { return ++taken >= slices; };
+    stop.on_checkpoint = [&](const RunPosition& pos, const EnsembleState& s,
+                             const std::vector<RotationStats>& rotation) {
+      write_checkpoint(path, {"tiny", backend->name(), {}, pos}, s, rotation);
+    };
+    const EnsembleResult first = run_ensemble(c, *backend, resumed.observer(), nullptr, stop);
+    ASSERT_FALSE(first.complete);
+    EXPECT_EQ(first.steps, steps);
+    const EnsembleCheckpoint cp = read_checkpoint(path, c.model, "tiny");
+    EnsembleRunOptions options;
+    options.resume = &cp;
+    const EnsembleResult b = run_ensemble(c, *backend, resumed.observer(), nullptr, options);
+    ASSERT_TRUE(b.complete);
+    EXPECT_TRUE(bitwise_equal(resumed.energy, straight.energy));
+    EXPECT_EQ(resumed.final_hash, straight.final_hash);
+    ASSERT_EQ(b.packings.size(), a.packings.size());
+    for (std::size_t p = 0; p < a.packings.size(); ++p) {
+      EXPECT_TRUE(bitwise_equal(b.packings[p].omega_bar, a.packings[p].omega_bar)) << p;
+      EXPECT_TRUE(bitwise_equal(b.packings[p].sigma_a, a.packings[p].sigma_a)) << p;
+    }
+  }
+}
+
 TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   const EnsembleCase c = tiny_case();
   const nlohmann::json echo = {{"model", "packing_ensemble"}, {"seed", 7}};
@@ -157,6 +202,7 @@ TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   const fs::path dir = scratch("csv_resumed");
   io::EnsembleRunControl control;
   int taken = 0;
+  control.slice_steps = 1000;
   control.stop = [&] { return ++taken >= 17; };
   EXPECT_FALSE(io::run_ensemble_case(c, echo, dir, "cpu", 2, progress, progress, control));
   EXPECT_TRUE(fs::exists(io::checkpoint_path(dir)));

@@ -12,11 +12,10 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace granular::io {
 
@@ -36,9 +35,26 @@ class CaseError : public std::runtime_error {
   std::string detail_;
 };
 
-// Reads the file at `path` and parses it as JSON. Errors: "<path>: cannot open",
-// "<path>: invalid JSON at line L, column C: <reason>".
+// Reads the file at `path` and parses it as JSON. Errors: "<path>: cannot open: <OS reason>",
+// "<path>: invalid JSON at line L, column C: <reason>" (numbers beyond a double's range too).
 nlohmann::json read_json_file(const std::string& path);
+
+// Parses `text` as read_json_file does; `file` names it in messages.
+nlohmann::json parse_json_text(const std::string& text, const std::string& file);
+
+// True when `text` is well-formed UTF-8 (no overlong forms, surrogates or stray bytes).
+bool is_valid_utf8(const std::string& text);
+
+// `text` made safe for a one-line message: control characters and bytes that are not UTF-8
+// escaped (\n, \t, \x1b, ...).
+std::string one_line(const std::string& text);
+
+// What a user typed, echoed back in a message: one line, cut after `max_chars` bytes ("... (N
+// bytes)" then follows).
+std::string excerpt(const std::string& text, std::size_t max_chars = 80);
+
+// The same in double quotes.
+std::string quoted(const std::string& text, std::size_t max_chars = 60);
 
 // Escapes one key for use in a JSON pointer (RFC 6901: "~" -> "~0", "/" -> "~1").
 std::string pointer_token(const std::string& key);
@@ -105,5 +121,10 @@ long long as_integer(const nlohmann::json& v, const std::string& file, const std
 
 // Formats a number for a message with `digits` significant digits ("%g": 0.001, 3.1e-05).
 std::string format_number(double x, int digits = 6);
+
+// A limit > 0 for a message that rejects `than`: rounded toward zero, with the fewest digits
+// (at least 3) that keep it at most `limit` and printed unlike `than` ("at most 0.000146 s" for
+// a rejected 0.000147 s, never "at most 0.00015 s").
+std::string format_at_most(double limit, double than);
 
 }  // namespace granular::io

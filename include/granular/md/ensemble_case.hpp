@@ -2,6 +2,7 @@
 // io::load_case from a "packing_ensemble" JSON case; consumed by run_ensemble.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "granular/md/model.hpp"
@@ -17,6 +18,39 @@ struct RunSchedule {
   double measure_time = 10.0;    // [s]
   double sample_interval = 0.1;  // [s]; also the interval of the energy time series
 };
+
+// Most steps a packing may take in one run: 2 000 times the thesis' longest runs (4.5e8 steps),
+// more than a GPU does for one packing in a year. The case loader refuses longer runs, so that
+// every step count fits a 64-bit integer and t = t0 + step · dt stays exact to the step.
+constexpr double max_run_steps = 1e12;
+
+// How a run divides into steps, as run_ensemble takes them: the ensemble advances in chunks of
+// sample_steps; settle and transient take round(time / dt) steps each (their last chunk may be
+// shorter), the measurement whole chunks, sampling θ at its start and after every chunk.
+struct RunSteps {
+  std::int64_t sample_steps;     // max(1, round(sample_interval / dt))
+  std::int64_t settle_steps;     // round(settle_time / dt)
+  std::int64_t transient_steps;  // round(transient_time / dt)
+  std::int64_t measure_chunks;   // max(1, round(measure_time / (sample_steps dt)))
+
+  std::int64_t measure_steps() const { return measure_chunks * sample_steps; }
+  std::int64_t total() const { return settle_steps + transient_steps + measure_steps(); }
+  // chunks of the whole run (observer calls after the first)
+  std::int64_t chunks() const {
+    const auto up = [&](std::int64_t n) { return (n + sample_steps - 1) / sample_steps; };
+    return up(settle_steps) + up(transient_steps) + measure_chunks;
+  }
+};
+
+// The steps of a run of `schedule` at time step dt > 0. ok is false when the run would take
+// more than max_run_steps steps (total_steps, counted in floating point, says how many); steps
+// is valid only when ok.
+struct PlannedRun {
+  bool ok;
+  double total_steps;
+  RunSteps steps;
+};
+PlannedRun plan_run(const RunSchedule& schedule, double dt);
 
 struct EnsembleCase {
   EnsembleModel model;  // packings ordered Γ-major: packing p has Γ index p / packings_per_gamma

@@ -5,16 +5,19 @@
 //
 // Time axis: the state starts at t0 = −settle_time (bottom at rest), the drive starts at t = 0,
 // the transient [0, transient_time) is not measured, then measure_time is sampled. The ensemble
-// advances in chunks of sample_steps = max(1, round(sample_interval / dt)) steps, so the
-// effective sampling interval is sample_steps·dt, a whole number of steps. The settle and
-// transient phases take round(time / dt) steps each (their last chunk may be shorter); the
-// measurement takes max(1, round(measure_time / (sample_steps·dt))) whole chunks and samples θ
-// at its start and after every chunk.
+// advances in chunks of sample_steps steps (plan_run, ensemble_case.hpp), so the effective
+// sampling interval is sample_steps·dt, a whole number of steps; θ is sampled at the start of
+// the measurement and after each of its chunks.
 //
-// Checkpoints (checkpoint.hpp): at chunk boundaries, every checkpoint_interval seconds of wall
-// time, the run hands its position, state and rotation accumulators to on_checkpoint; a run
-// started from such a checkpoint continues at that chunk and ends bitwise identical to the
-// uninterrupted run (same observables, same final state, the same observer calls after it).
+// Within a chunk the ensemble advances in slices of about poll_interval_s of wall time; after
+// each slice the run updates its progress and asks whether to stop, so that an interrupt is
+// answered within a slice even when a chunk takes minutes. Slices change no result.
+//
+// Checkpoints (checkpoint.hpp): after a slice, every checkpoint_interval seconds of wall time
+// and when stopping, the run hands its position (possibly inside a chunk), state and rotation
+// accumulators to on_checkpoint; a run started from such a checkpoint continues there and ends
+// bitwise identical to the uninterrupted run (same observables, same final state, the same
+// observer calls after it).
 #pragma once
 
 #include <cstdint>
@@ -58,17 +61,17 @@ struct PackingResult {
 
 // Averages over every disk of every healthy packing at one Γ.
 struct GammaStats {
-  double gamma;                 // Γ [-]
-  int healthy_packings;         // packings averaged
-  int disks;                    // disks averaged
-  double mean_sq_omega;         // ⟨ω̄²⟩ [rad²/s²]
-  double mean_sq_omega_rpm2;    // ⟨ω̄²⟩ [RPM²]
+  double gamma;               // Γ [-]
+  int healthy_packings;       // packings averaged
+  int disks;                  // disks averaged
+  double mean_sq_omega;       // ⟨ω̄²⟩ [rad²/s²]
+  double mean_sq_omega_rpm2;  // ⟨ω̄²⟩ [RPM²]
   // standard error of ⟨ω̄²⟩ [rad²/s²] from the spread of the per-packing means of ω̄² (packings
   // are the independent samples; disks of one packing share a contact network); NaN with
   // fewer than two healthy packings
   double mean_sq_omega_stderr;
-  double mean_rho2;             // ⟨ρ²⟩ [-]
-  double mean_sigma_a;          // ⟨σ_a⟩ [-]
+  double mean_rho2;     // ⟨ρ²⟩ [-]
+  double mean_sigma_a;  // ⟨σ_a⟩ [-]
 };
 
 struct EnsembleResult {
@@ -92,8 +95,7 @@ struct EnsembleResult {
 struct EnsembleObserver {
   // after initialization and after every chunk: time t [s], the phase just advanced (settle at
   // t0) and the energy of every packing (n_packings); packings with a status flag are included
-  std::function<void(double t, RunPhase phase, const std::vector<PackingEnergy>& energy)>
-      on_energy;
+  std::function<void(double t, RunPhase phase, const std::vector<PackingEnergy>& energy)> on_energy;
   // at every θ sample of the measurement window, after the observables took it
   std::function<void(double t, const EnsembleModel& m, const EnsembleState& s)> on_sample;
 };
@@ -102,14 +104,20 @@ struct EnsembleObserver {
 struct EnsembleRunOptions {
   // wall time between checkpoints [s]; 0 writes none (except when `stop` ends the run)
   double checkpoint_interval = 600.0;
-  // receives the pieces of a checkpoint at a chunk boundary (write_checkpoint stores them);
-  // called after the chunk's observer calls, so streamed outputs are complete up to it
+  // receives the pieces of a checkpoint after a slice (write_checkpoint stores them); called
+  // after the observer calls of the chunks completed, so streamed outputs are complete up to
+  // the last chunk boundary
   std::function<void(const RunPosition& position, const EnsembleState& s,
                      const std::vector<RotationStats>& rotation)>
       on_checkpoint;
-  // asked after every chunk; true ends the run there, with a checkpoint when on_checkpoint is
+  // asked after every slice; true ends the run there, with a checkpoint when on_checkpoint is
   // set, and returns a result with complete = false (an interrupt, or a test stopping early)
   std::function<bool()> stop;
+  // wall time of a slice [s]: how long an interrupt waits at most (plus the checkpoint)
+  double poll_interval_s = 0.5;
+  // when > 0, every slice takes this many steps (or to the chunk's end) instead: tests use it to
+  // stop at a chosen step
+  std::int64_t slice_steps = 0;
   // when set, the run continues from this checkpoint instead of building the packings; its
   // state must have been made for this case (read_checkpoint checks)
   const EnsembleCheckpoint* resume = nullptr;
@@ -118,10 +126,10 @@ struct EnsembleRunOptions {
 // Runs the ensemble. `progress` (may be null) receives a line about every 5 % of the steps or
 // 10 s of wall time: phase, simulated time, percent, particle-steps/s.
 // Throws std::invalid_argument when the case is inconsistent (packing count vs the Γ sweep,
-// non-positive dt or sample_interval) or the checkpoint to resume does not fit it.
+// non-positive dt or sample_interval, more than max_run_steps steps) or the checkpoint to
+// resume does not fit it.
 EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
-                            const EnsembleObserver& observer = {},
-                            std::ostream* progress = nullptr,
+                            const EnsembleObserver& observer = {}, std::ostream* progress = nullptr,
                             const EnsembleRunOptions& options = {});
 
 // Per-Γ averages of the healthy packings (status 0) of `packings`, Γ-major as in the case.

@@ -25,10 +25,10 @@ constexpr int n_walls = 3;
 
 // Cell grid of one packing, written at each neighbor rebuild.
 struct CellGrid {
-  int nx;         // cells across the box
-  int ny;         // cell rows in use (≤ rows allocated; higher disks share the top row)
-  double size;    // cell edge ≥ largest diameter + skin [m]
-  double y_min;   // bottom edge of row 0 [m]
+  int nx;        // cells across the box
+  int ny;        // cell rows in use (≤ rows allocated; higher disks share the top row)
+  double size;   // cell edge ≥ largest diameter + skin [m]
+  double y_min;  // bottom edge of row 0 [m]
 };
 
 // Per-packing status flags; a packing with any flag set stops advancing, the others go on.
@@ -44,12 +44,12 @@ struct EnsembleState {
   double t0 = 0.0;        // time at step 0 [s]; the drive starts at t = 0 (t0 < 0 settles)
 
   // kinematics (n_disks); written by predict() and correct()
-  std::vector<double> x, y;      // centre [m]
-  std::vector<double> theta;     // unwrapped rotation angle, counter-clockwise [rad]
-  std::vector<double> vx, vy;    // velocity [m/s]
-  std::vector<double> omega;     // angular velocity [rad/s]
-  std::vector<double> ax, ay;    // acceleration [m/s²]
-  std::vector<double> alpha;     // angular acceleration [rad/s²]
+  std::vector<double> x, y;    // centre [m]
+  std::vector<double> theta;   // unwrapped rotation angle, counter-clockwise [rad]
+  std::vector<double> vx, vy;  // velocity [m/s]
+  std::vector<double> omega;   // angular velocity [rad/s]
+  std::vector<double> ax, ay;  // acceleration [m/s²]
+  std::vector<double> alpha;   // angular acceleration [rad/s²]
   // Gear 5th order: 3rd, 4th and 5th time derivatives of x, y, θ (n_disks x 9), SI units;
   // written by predict() and correct(), unused by velocity Verlet
   std::vector<double> gear_high;
@@ -86,6 +86,21 @@ struct EnsembleState {
 
   double time(const EnsembleModel& m) const { return t0 + static_cast<double>(step) * m.dt; }
 };
+
+// The cell grid make_state gives a packing: columns of edge ≥ 2 r_max + skin across the box,
+// and rows for four times the height its disks (total area disk_area) fill as a solid layer,
+// plus a margin; disks above share the top row. Counted in double, so that the case loader can
+// check the grid's size before anything is allocated.
+struct GridShape {
+  double columns;
+  double rows;
+  double size;  // cell edge [m]
+};
+GridShape packing_grid_shape(double box_width, double r_max, double disk_area, double skin);
+
+// Bytes of the state per disk (without the cell grid and per-packing arrays), for estimating a
+// case's memory before it is allocated.
+std::size_t state_bytes_per_disk(const NeighborParams& n);
 
 // Bytes held by the state's arrays (its memory footprint, without the model).
 std::size_t state_bytes(const EnsembleState& s);

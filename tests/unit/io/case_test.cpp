@@ -252,7 +252,8 @@ TEST(CaseErrors, ExactPointers) {
             f + "/model: required key is missing");
   EXPECT_EQ(
       load_error(with(good, [](json& d) { d["packing"]["species"][0]["count"] = 200000000; })),
-      f + "/packing/species/0/count: must be <= 100000000");
+      f + "/packing/species/0/count: the species hold 200000000 disks so far, more than "
+          "100000000");
   EXPECT_NE(load_error(with(good, [](json& d) { d["ensemble"]["packings_per_gamma"] = 10000000; }))
                 .find(f + "/ensemble/packings_per_gamma: the run would hold "),
             std::string::npos);
@@ -272,7 +273,17 @@ TEST(CaseErrors, TimeStepTooLarge) {
   }));
   EXPECT_EQ(message,
             "cases/x.json: /integrator/dt: 0.001 s is too large for the stiffness: at most " +
-                format_number(limit, 2) + " s (10 steps per period of the fastest contact mode)");
+                format_at_most(limit, 1e-3) +
+                " s (10 steps per period of the fastest contact mode)");
+  // the limit printed is never above the value it rejects, nor printed the same
+  const double just_above = limit * (1.0 + 1e-9);
+  const std::string close = load_error(with(good, [&](json& d) {
+    d["integrator"] = {{"dt", just_above}};
+  }));
+  const std::size_t at = close.find("at most ") + 8;
+  const std::string printed = close.substr(at, close.find(" s (") - at);
+  EXPECT_LE(std::stod(printed), limit) << close;
+  EXPECT_NE(printed, format_number(just_above)) << close;
   EXPECT_EQ(load_error(with(good, [&](json& d) { d["integrator"] = {{"dt", 0.99 * limit}}; })), "");
   EXPECT_NE(load_error(with(good, [&](json& d) { d["integrator"] = {{"dt", 1.01 * limit}}; })), "");
   // a derived dt is checked too, and blamed on steps_per_collision
@@ -346,7 +357,7 @@ TEST(CaseErrors, FileProblems) {
     load_case(missing);
     ADD_FAILURE() << "no error";
   } catch (const CaseError& e) {
-    EXPECT_EQ(std::string(e.what()), missing + ": cannot open");
+    EXPECT_EQ(std::string(e.what()), missing + ": cannot open: No such file or directory");
   }
   fs::remove_all(dir);
 
@@ -354,7 +365,8 @@ TEST(CaseErrors, FileProblems) {
     load_case("tests/../does/not/exist.json");
     ADD_FAILURE() << "no error";
   } catch (const CaseError& e) {
-    EXPECT_EQ(std::string(e.what()), "tests/../does/not/exist.json: cannot open");
+    EXPECT_EQ(std::string(e.what()),
+              "tests/../does/not/exist.json: cannot open: No such file or directory");
   }
 }
 
