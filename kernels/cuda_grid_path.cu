@@ -126,7 +126,8 @@ __global__ void neighbor_kernel(EnsembleView v, const int* disk_packing, int n_d
   if (i >= n_disks) return;
   const int p = disk_packing[i];
   if (!rebuild[p]) return;
-  if (!build_neighbors(v, p, i)) atomicOr(v.status + p, status_neighbor_overflow);
+  const std::uint32_t flags = rebuild_disk(v, p, i);
+  if (flags != 0) atomicOr(v.status + p, flags);
   if (i == v.offset[p]) ++v.rebuild_count[p];
 }
 

@@ -1,6 +1,9 @@
 // The `granular` command: run or validate a JSON case. Exit codes: 0 success, 2 bad input
 // (case, option, command, nothing to resume; nothing is created), 1 unexpected failure or an
 // interrupt during a run.
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -16,6 +19,7 @@
 #include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
 #include "granular/io/case.hpp"
+#include "granular/io/file.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/run_case.hpp"
 #include "granular/md/backend.hpp"
@@ -75,13 +79,42 @@ struct Options {
   std::vector<std::string> sets;
 };
 
-// Set by SIGINT or SIGTERM: the ensemble run writes a checkpoint at the next chunk and stops.
+// SIGINT and SIGTERM during an ensemble run: the first asks the run to stop, which it does
+// within a slice (about half a second) with a checkpoint; a second is answered with a reminder,
+// since a scheduler or an impatient user often repeats it while the checkpoint is written; a
+// third ends the process at once, without one.
 volatile std::sig_atomic_t g_stop = 0;
+volatile std::sig_atomic_t g_signals = 0;
+
+// write(2) only: nothing else is safe in a signal handler
+void say(const char* text) {
+  std::size_t n = 0;
+  while (text[n] != '\0') ++n;
+  const ssize_t ignored = ::write(STDERR_FILENO, text, n);
+  static_cast<void>(ignored);
+}
 
 extern "C" void request_stop(int signal) {
-  g_stop = 1;
-  // a second signal ends the process at once
-  std::signal(signal, SIG_DFL);
+  const int count = g_signals + 1;
+  g_signals = count;
+  if (count == 1) {
+    g_stop = 1;
+    say("\ngranular: stopping: writing a checkpoint (interrupt twice more to quit without one)\n");
+  } else if (count == 2) {
+    say("\ngranular: still writing the checkpoint; one more interrupt quits without it\n");
+  } else {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+  }
+}
+
+void catch_stop_signals() {
+  struct sigaction action {};
+  action.sa_handler = request_stop;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
 }
 
 int parse_threads(const std::string& text) {
@@ -93,7 +126,8 @@ int parse_threads(const std::string& text) {
     used = 0;
   }
   if (used != text.size() || text.empty() || n < 1 || n > 4096)
-    throw UsageError{"--threads: expected an integer from 1 to 4096, got \"" + text + "\""};
+    throw UsageError{"--threads: expected an integer from 1 to 4096, got " +
+                     granular::io::quoted(text)};
   return static_cast<int>(n);
 }
 
@@ -106,7 +140,8 @@ double parse_seconds(const std::string& text) {
     used = 0;
   }
   if (used != text.size() || text.empty() || !std::isfinite(s) || s < 0.0)
-    throw UsageError{"--checkpoint-interval: expected seconds >= 0, got \"" + text + "\""};
+    throw UsageError{"--checkpoint-interval: expected seconds >= 0, got " +
+                     granular::io::quoted(text)};
   return s;
 }
 
@@ -114,7 +149,7 @@ Options parse_options(const std::vector<std::string>& args) {
   Options o;
   o.command = args.at(0);
   if (o.command != "run" && o.command != "validate")
-    throw UsageError{"unknown command \"" + o.command + "\""};
+    throw UsageError{"unknown command " + granular::io::quoted(o.command)};
   const bool run = o.command == "run";
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -145,7 +180,7 @@ Options parse_options(const std::vector<std::string>& args) {
       o.threads = parse_threads(value);
     } else if (run && take("--backend", value)) {
       if (value != "cpu" && value != "cuda") {
-        throw UsageError{"--backend: expected cpu or cuda, got \"" + value + "\""};
+        throw UsageError{"--backend: expected cpu or cuda, got " + granular::io::quoted(value)};
       }
       if (value == "cuda" && !granular::md::cuda_device_available()) {
         throw UsageError{"--backend cuda: no CUDA device is available" +
@@ -155,11 +190,12 @@ Options parse_options(const std::vector<std::string>& args) {
       }
       o.backend = value;
     } else if (!a.empty() && a[0] == '-') {
-      throw UsageError{"unknown option \"" + a + "\" for " + o.command};
+      throw UsageError{"unknown option " + granular::io::quoted(a) + " for " + o.command};
     } else if (o.case_path.empty()) {
       o.case_path = a;
     } else {
-      throw UsageError{"unexpected argument \"" + a + "\" (one case file per call)"};
+      throw UsageError{"unexpected argument " + granular::io::quoted(a) +
+                       " (one case file per call)"};
     }
   }
   if (o.case_path.empty()) throw UsageError{o.command + ": missing CASE.json"};
@@ -298,21 +334,38 @@ int run(const Options& o) {
       o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-    throw CaseError("", "--out " + out.string(), "exists and is not a directory");
+    throw CaseError("", "--out " + granular::io::excerpt(out.string()),
+                    "exists and is not a directory");
   if (o.resume) check_resume(o, lc, out);
   for (const std::string& n : lc.notes) std::cerr << "note: " << n << "\n";
 
-  fs::create_directories(out);
+  // a folder that cannot take the outputs is found now, not after hours of computing
+  try {
+    granular::io::check_writable_folder(out);
+  } catch (const granular::io::FileError& e) {
+    throw CaseError("", "", e.what());
+  }
   if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec)) {
-    // an interrupt stops the run at the next chunk with a checkpoint, so days of work survive
+    // an interrupt stops the run within a slice with a checkpoint, so days of work survive
     granular::io::EnsembleRunControl control;
     control.resume = o.resume;
     control.checkpoint_interval = o.checkpoint_interval;
     control.stop = [] { return g_stop != 0; };
-    std::signal(SIGINT, request_stop);
-    std::signal(SIGTERM, request_stop);
-    if (!granular::io::run_ensemble_case(*e, lc.echo, out, o.backend, o.threads, std::cout,
-                                         std::cerr, control)) {
+    catch_stop_signals();
+    bool complete = false;
+    try {
+      complete = granular::io::run_ensemble_case(*e, lc.echo, out, o.backend, o.threads, std::cout,
+                                                 std::cerr, control);
+    } catch (const granular::io::FileError& failed) {
+      // a full or vanished disk: what was checkpointed before is still there to resume
+      const fs::path checkpoint = granular::io::checkpoint_path(out);
+      throw std::runtime_error(std::string(failed.what()) +
+                               (fs::exists(checkpoint, ec)
+                                    ? "; the last checkpoint is " + checkpoint.string() +
+                                          ": make room, then repeat the command with --resume"
+                                    : ""));
+    }
+    if (!complete) {
       std::cerr << "granular: run interrupted; checkpoint in "
                 << granular::io::checkpoint_path(out).string()
                 << ": repeat the command with --resume to continue\n";
@@ -349,7 +402,7 @@ int main(int argc, char** argv) {
   try {
     o = parse_options(args);
   } catch (const UsageError& e) {
-    std::cerr << "granular: " << e.message << "\n" << kUsage;
+    std::cerr << "granular: " << granular::io::one_line(e.message) << "\n" << kUsage;
     return kBadInput;
   }
   try {
@@ -358,7 +411,8 @@ int main(int argc, char** argv) {
     std::cerr << e.what() << "\n";
     return kBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "granular: " << o.command << " failed: " << e.what() << "\n";
+    std::cerr << "granular: " << o.command << " failed: " << granular::io::one_line(e.what())
+              << "\n";
     return kRunFailure;
   }
 }

@@ -7,6 +7,7 @@
 
 #include "granular/io/output.hpp"
 #include "granular/io/run_case.hpp"
+#include "granular/md/ensemble_run.hpp"
 
 namespace granular::io {
 namespace {
@@ -32,6 +33,13 @@ std::string collision_csv(const std::vector<md::CollisionSample>& trace) {
   return out.str();
 }
 
+// "ok" when the collision ended and was measured; else the engine's status ("non_finite",
+// "too_fast", ...) or "did_not_end" (still in contact after 100 predicted durations).
+std::string collision_status(const md::CollisionResult& r) {
+  if (r.engine_status != md::status_ok) return md::status_name(r.engine_status);
+  return r.ended ? "ok" : "did_not_end";
+}
+
 }  // namespace
 
 void run_collision_case(const md::CollisionCase& c, const nlohmann::json& case_echo,
@@ -52,17 +60,19 @@ void run_collision_case(const md::CollisionCase& c, const nlohmann::json& case_e
   progress << table_row("e_n (eq. 4.56)", r.e_n, r.e_n_predicted, true);
   progress << table_row("t_c [s] (eq. 4.55)", r.t_c, r.t_c_predicted, true);
   if (c.u_t != 0.0) {
-    progress << table_row(r.full_sliding_valid ? "e_t vs full sliding (4.75)"
-                                               : "e_t vs full sliding (not valid)",
-                          r.e_t, r.e_t_full_sliding, false);
+    progress << table_row(
+        r.full_sliding_valid ? "e_t vs full sliding (4.75)" : "e_t vs full sliding (not valid)",
+        r.e_t, r.e_t_full_sliding, false);
     progress << table_row("e_t vs sticking limit (4.79)", r.e_t, r.e_t_sticking_limit, false);
   }
-  if (!std::isfinite(r.t_c)) progress << "  the collision did not end: measured values are null\n";
+  const std::string status = collision_status(r);
+  if (status != "ok") progress << "  status " << status << ": measured values are null\n";
 
   write_file_atomic(out_dir / "collision.csv", collision_csv(trace));
 
   // the summary last, so that its presence means the run completed
   nlohmann::json summary = summary_header("collision", case_echo);
+  summary["status"] = status;
   summary["m_eff"] = r.m_eff;
   summary["damping_ratio"] = r.damping_ratio;
   summary["dt"] = r.dt;

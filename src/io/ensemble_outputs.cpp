@@ -16,6 +16,7 @@
 #include <omp.h>
 #endif
 
+#include "granular/io/file.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/run_case.hpp"
 #include "granular/md/backend.hpp"
@@ -26,33 +27,25 @@ namespace granular::io {
 namespace {
 
 // A CSV file written row by row; numbers with %.10g (times and angles %.12g). A resumed file
-// is cut back to the size a checkpoint recorded (`keep` bytes) and appended to.
+// is cut back to the size a checkpoint recorded (`keep` bytes), which must end a row, and
+// appended to. Failures throw FileError with the OS reason.
 class CsvWriter {
  public:
   CsvWriter(const std::filesystem::path& path, const char* header,
-            std::optional<std::uint64_t> keep = std::nullopt)
-      : path_(path) {
+            std::optional<std::uint64_t> keep = std::nullopt) {
     if (keep) {
-      std::error_code ec;
-      const std::uintmax_t size = std::filesystem::file_size(path, ec);
-      if (ec || size < *keep) {
-        throw std::runtime_error(
-            path.string() + ": " + (ec ? std::string("missing") : std::to_string(size) + " bytes") +
-            ", the checkpoint needs its first " + std::to_string(*keep) + " bytes; cannot resume");
-      }
-      std::filesystem::resize_file(path, *keep);
-      out_.open(path, std::ios::app);
+      check_row_end(path, *keep);
+      truncate_file(path, *keep);
+      file_.emplace(path, OutputFile::Mode::append);
     } else {
-      out_.open(path);
+      file_.emplace(path, OutputFile::Mode::create);
+      file_->write(std::string(header) + '\n');
     }
-    if (!out_) throw std::runtime_error(path.string() + ": cannot open for writing");
-    if (!keep) out_ << header << '\n';
   }
-  // Bytes written so far, flushed to the file first (a checkpoint records them).
+  // Bytes written so far, handed to the OS first (a checkpoint records them).
   std::uint64_t bytes() {
-    out_.flush();
-    if (!out_) throw std::runtime_error(path_.string() + ": write failed");
-    return std::filesystem::file_size(path_);
+    file_->flush();
+    return file_->size();
   }
   CsvWriter& num(double v, const char* format = "%.10g") {
     char text[40];
@@ -61,23 +54,39 @@ class CsvWriter {
   }
   CsvWriter& integer(long long v) { return field(std::to_string(v)); }
   void end_row() {
-    out_ << '\n';
+    file_->write("\n", 1);
     first_ = true;
   }
-  void close() {
-    out_.close();
-    if (!out_) throw std::runtime_error(path_.string() + ": write failed");
-  }
+  // After each chunk: a full disk is found at the chunk that met it.
+  void flush() { file_->flush(); }
+  void close() { file_->close(); }
 
  private:
+  // The checkpoint's size of a streamed file must be a row's end within the file as it is now.
+  static void check_row_end(const std::filesystem::path& path, std::uint64_t keep) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec || size < keep) {
+      throw std::runtime_error(
+          path.string() + ": " +
+          (ec ? "missing (" + ec.message() + ")" : std::to_string(size) + " bytes") +
+          ", the checkpoint needs its first " + std::to_string(keep) + " bytes; cannot resume");
+    }
+    char last = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (keep > 0) in.seekg(static_cast<std::streamoff>(keep - 1)).get(last);
+    if (!in || last != '\n') {
+      throw std::runtime_error(path.string() + ": byte " + std::to_string(keep) +
+                               " recorded by the checkpoint does not end a row; cannot resume");
+    }
+  }
   CsvWriter& field(const std::string& text) {
-    if (!first_) out_ << ',';
-    out_ << text;
+    if (!first_) file_->write(",", 1);
+    file_->write(text);
     first_ = false;
     return *this;
   }
-  std::filesystem::path path_;
-  std::ofstream out_;
+  std::optional<OutputFile> file_;
   bool first_ = true;
 };
 
@@ -148,8 +157,12 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
     progress << "resuming from " << checkpoint.string()
              << " at t = " << format_value("%.6g", resume->state.time(m)) << " s\n";
   } else {
-    std::filesystem::remove(checkpoint);
-    std::filesystem::remove(out_dir / "summary.json");
+    for (const std::filesystem::path& old : {checkpoint, out_dir / "summary.json"}) {
+      std::error_code ec;
+      std::filesystem::remove(old, ec);
+      if (ec)
+        throw FileError(old.string() + ": cannot remove what an earlier run left: " + ec.message());
+    }
   }
   const auto keep = [&](std::size_t k) -> std::optional<std::uint64_t> {
     if (!resume) return std::nullopt;
@@ -172,6 +185,7 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
       energy_csv.num(e[p].elastic).num(e[p].skin).num(e[p].total());
       energy_csv.integer(e[p].disk_contacts).integer(e[p].wall_contacts).end_row();
     }
+    energy_csv.flush();
   };
   observer.on_sample = [&](double t, const md::EnsembleModel& model, const md::EnsembleState& s) {
     for (int p = 0; p < model.n_packings(); p += c.packings_per_gamma) {
@@ -180,6 +194,7 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
         angles_csv.integer(i - model.offset[p]).num(s.theta[i], "%.12g").end_row();
       }
     }
+    angles_csv.flush();
   };
 
   // checkpoints: the CSVs are flushed first, so the sizes recorded cover every row written

@@ -2,23 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 namespace granular::io {
-
-void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error(tmp.string() + ": cannot write");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(path.string() + ": cannot rename into place: " + ec.message());
-}
 
 void write_json_atomic(const std::filesystem::path& path, const nlohmann::json& j) {
   write_file_atomic(path, j.dump(2) + "\n");

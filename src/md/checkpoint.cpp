@@ -1,18 +1,20 @@
 #include "granular/md/checkpoint.hpp"
 
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 #include <type_traits>
 
-#include "granular/io/output.hpp"
+#include "granular/io/checksum.hpp"
+#include "granular/io/file.hpp"
 
 namespace granular::md {
 namespace {
 
 constexpr char magic[8] = {'G', 'R', 'A', 'N', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t version = 1;
+constexpr std::uint32_t version = 2;
 
 // Every array of the state with its name, in file order. One list for writing and reading, so
 // the two cannot drift apart.
@@ -56,39 +58,64 @@ static_assert(std::is_trivially_copyable_v<ContactSlot> && std::is_trivially_cop
                   std::is_trivially_copyable_v<RotationStats>,
               "checkpoints store these as raw bytes");
 
-// Appends plain values and arrays to a byte buffer.
+// Writes plain values and arrays into a file, summing every byte for the trailing checksum.
 class Writer {
  public:
+  explicit Writer(io::OutputFile& out) : out_(out) {}
   template <class T>
   void value(const T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
-    bytes_.append(reinterpret_cast<const char*>(&v), sizeof v);
+    raw(reinterpret_cast<const char*>(&v), sizeof v);
   }
   void text(const std::string& s) {
     value(static_cast<std::uint64_t>(s.size()));
-    bytes_.append(s);
+    raw(s.data(), s.size());
   }
   template <class T>
   void array(const std::vector<T>& v) {
     static_assert(std::is_trivially_copyable_v<T>);
     value(static_cast<std::uint64_t>(v.size()));
-    bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+    raw(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
-  void raw(const char* data, std::size_t n) { bytes_.append(data, n); }
-  const std::string& bytes() const { return bytes_; }
+  void raw(const char* data, std::size_t n) {
+    sum_.add(data, n);
+    out_.write(data, n);
+  }
+  // The checksum of everything written, itself written last.
+  void checksum() {
+    const std::uint64_t sum = sum_.value();
+    out_.write(reinterpret_cast<const char*>(&sum), sizeof sum);
+  }
 
  private:
-  std::string bytes_;
+  io::OutputFile& out_;
+  io::Checksum sum_;
 };
 
 // Reads plain values and arrays back; every shortfall is an error naming the file.
 class Reader {
  public:
   explicit Reader(const std::filesystem::path& path) : path_(path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail("is a folder, not a checkpoint");
     std::ifstream in(path, std::ios::binary);
-    if (!in) fail("no checkpoint (cannot open)");
+    if (!in) fail(std::string("no checkpoint (cannot open: ") + std::strerror(errno) + ")");
     bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (in.bad()) fail("cannot read");
+    if (in.bad()) fail(std::string("cannot read: ") + std::strerror(errno));
+  }
+
+  // Compares the trailing checksum with the bytes before it, which are then all that is read.
+  void verify_checksum() {
+    std::uint64_t stored = 0;
+    if (bytes_.size() < sizeof stored) fail("truncated checkpoint (the file ends early)");
+    const std::size_t body = bytes_.size() - sizeof stored;
+    std::memcpy(&stored, bytes_.data() + body, sizeof stored);
+    io::Checksum sum;
+    sum.add(bytes_.data(), body);
+    if (sum.value() != stored) {
+      fail("damaged or truncated checkpoint (its checksum does not match its contents)");
+    }
+    bytes_.resize(body);
   }
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -138,6 +165,7 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
+// Checks the file's identity and checksum, then reads the header.
 CheckpointHeader read_header(Reader& in) {
   if (std::memcmp(in.take(sizeof magic), magic, sizeof magic) != 0) {
     in.fail("not a granular checkpoint");
@@ -147,6 +175,7 @@ CheckpointHeader read_header(Reader& in) {
     in.fail("checkpoint version " + std::to_string(v) + ", this build reads version " +
             std::to_string(version));
   }
+  in.verify_checksum();
   for (std::uint32_t size : layout) {
     if (in.value<std::uint32_t>() != size) in.fail("written by a build with other data layouts");
   }
@@ -171,36 +200,36 @@ CheckpointHeader read_header(Reader& in) {
 
 void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader& header,
                       const EnsembleState& s, const std::vector<RotationStats>& rotation) {
-  Writer out;
-  out.raw(magic, sizeof magic);
-  out.value(version);
-  for (std::uint32_t size : layout) out.value(size);
-  out.text(header.fingerprint);
-  out.text(header.backend);
-  out.array(header.stream_bytes);
-  const RunPosition& p = header.position;
-  out.value(p.phase);
-  out.value(p.phase_steps_left);
-  out.value(p.steps_done);
-  out.value(p.particle_steps);
-  out.value(p.advance_time_s);
-  out.value(p.wall_time_s);
-
-  // the state, then the rotation accumulators
-  out.value(s.step);
-  out.value(s.t0);
-  std::size_t array_bytes = 0;
-  for_each_array(s, [&](const char*, const auto& v) {
-    out.array(v);
-    array_bytes += v.size() * sizeof(v[0]);
-  });
   // an array added to the state but not to for_each_array would be lost on resume
+  std::size_t array_bytes = 0;
+  for_each_array(s, [&](const char*, const auto& v) { array_bytes += v.size() * sizeof(v[0]); });
   if (array_bytes != state_bytes(s)) {
     throw std::logic_error("write_checkpoint: for_each_array misses an array of EnsembleState");
   }
-  out.array(rotation);
-  out.raw(magic, sizeof magic);
-  io::write_file_atomic(path, out.bytes());
+  io::write_file_atomic(path, [&](io::OutputFile& file) {
+    Writer out(file);
+    out.raw(magic, sizeof magic);
+    out.value(version);
+    for (std::uint32_t size : layout) out.value(size);
+    out.text(header.fingerprint);
+    out.text(header.backend);
+    out.array(header.stream_bytes);
+    const RunPosition& p = header.position;
+    out.value(p.phase);
+    out.value(p.phase_steps_left);
+    out.value(p.steps_done);
+    out.value(p.particle_steps);
+    out.value(p.advance_time_s);
+    out.value(p.wall_time_s);
+
+    // the state, then the rotation accumulators
+    out.value(s.step);
+    out.value(s.t0);
+    for_each_array(s, [&](const char*, const auto& v) { out.array(v); });
+    out.array(rotation);
+    out.raw(magic, sizeof magic);
+    out.checksum();
+  });
 }
 
 CheckpointHeader read_checkpoint_header(const std::filesystem::path& path) {
@@ -228,6 +257,15 @@ EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const Ense
   }
   if (c.state.step != c.header.position.steps_done) {
     in.fail("damaged checkpoint (state step and run position disagree)");
+  }
+  // every index a step follows, checked: a checkpoint that passes its checksum but was not
+  // written by this case's run must not send a step out of bounds
+  const std::string defect = state_defect(m, c.state);
+  if (!defect.empty()) in.fail("damaged checkpoint (" + defect + ")");
+  for (std::size_t i = 0; i < c.rotation.size(); ++i) {
+    if (c.rotation[i].count < 0) {
+      in.fail("damaged checkpoint (rotation[" + std::to_string(i) + "] has a negative count)");
+    }
   }
   return c;
 }

@@ -23,11 +23,11 @@ constexpr std::int64_t steps_after_end = 50;
 
 // Relative kinematics of the colliding contact, with the formulas of contact.hpp (spec §2.2).
 struct PairKinematics {
-  Vec2 d;             // relative position of the partner, r_b − r_a (wall: unused) [m]
-  Vec2 v;             // relative velocity v_a − v_b (or v_a − v_w) [m/s]
-  double overlap;     // δ [m]
-  double rate;        // δ̇ = (v_a − v_b)·e [m/s]
-  double u_t;         // (v_a − v_b)·t̂ + R_a ω_a + R_b ω_b [m/s]
+  Vec2 d;          // relative position of the partner, r_b − r_a (wall: unused) [m]
+  Vec2 v;          // relative velocity v_a − v_b (or v_a − v_w) [m/s]
+  double overlap;  // δ [m]
+  double rate;     // δ̇ = (v_a − v_b)·e [m/s]
+  double u_t;      // (v_a − v_b)·t̂ + R_a ω_a + R_b ω_b [m/s]
 };
 
 DiskKinematics disk_of(const EnsembleModel& m, const EnsembleState& s, int i) {
@@ -41,8 +41,7 @@ PairKinematics pair_kinematics(const CollisionCase& c, const EnsembleModel& m,
     const WallKinematics w = wall_at(m.packings[0], wall_bottom, s.time(m));
     const Vec2 e = -w.normal;
     const Vec2 v = a.v - w.velocity;
-    return {{0.0, 0.0}, v, wall_overlap(a, w), dot(v, e),
-            dot(v, perp(e)) + a.radius * s.omega[0]};
+    return {{0.0, 0.0}, v, wall_overlap(a, w), dot(v, e), dot(v, perp(e)) + a.radius * s.omega[0]};
   }
   const DiskKinematics b = disk_of(m, s, 1);
   const Vec2 d = b.r - a.r;
@@ -164,8 +163,10 @@ CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSampl
     double t;
     PairKinematics k;
   };
+  // most collisions end within a few durations: room for those, not for the cap
   std::vector<Raw> samples;
-  samples.reserve(static_cast<std::size_t>(max_steps) + 1);
+  samples.reserve(static_cast<std::size_t>(
+      std::min<double>(static_cast<double>(max_steps), 4.0 * closed.t_c / r.dt + 100.0)));
   samples.push_back({s.time(m), before});
   double t_touch = nan;
   double t_end = nan;
@@ -196,7 +197,9 @@ CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSampl
   }
 
   // free flight after the end: restitution from the relative velocities (spec §3.2–3.3)
-  if (end_step >= 0 && s.status[0] == status_ok) {
+  r.engine_status = s.status[0];
+  r.ended = end_step >= 0 && s.status[0] == status_ok;
+  if (r.ended) {
     const PairKinematics after = samples.back().k;
     r.t_c = t_end - t_touch;
     r.e_n = std::fabs(after.rate / before.rate);

@@ -187,6 +187,8 @@ std::string status_name(std::uint32_t status) {
   add(status_neighbor_overflow, "neighbor_overflow");
   add(status_contact_overflow, "contact_overflow");
   add(status_non_finite, "non_finite");
+  add(status_outside_box, "outside_box");
+  add(status_too_fast, "too_fast");
   return name;
 }
 

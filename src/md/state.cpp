@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "granular/constants.hpp"
 #include "granular/md/view.hpp"
@@ -15,6 +16,21 @@ GridShape packing_grid_shape(double box_width, double r_max, double disk_area, d
   const double size = std::max(box_width / columns, min_size);
   return {columns, std::ceil(4.0 * disk_area / (box_width * size)) + 4.0, size};
 }
+
+namespace {
+
+// The grid of packing p of the model.
+GridShape model_grid_shape(const EnsembleModel& m, int p) {
+  double r_max = 0.0;
+  double area = 0.0;
+  for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
+    r_max = std::max(r_max, m.radius[i]);
+    area += pi * m.radius[i] * m.radius[i];
+  }
+  return packing_grid_shape(m.packings[p].box_width, r_max, area, m.neighbor.skin);
+}
+
+}  // namespace
 
 EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
                          const std::vector<double>& y, double t0) {
@@ -45,14 +61,7 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   s.grids.resize(n_packings);
   s.cell_offset.assign(n_packings + 1, 0);
   for (int p = 0; p < n_packings; ++p) {
-    const PackingParams& pp = m.packings[p];
-    double r_max = 0.0;
-    double area = 0.0;
-    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
-      r_max = std::max(r_max, m.radius[i]);
-      area += pi * m.radius[i] * m.radius[i];
-    }
-    const GridShape shape = packing_grid_shape(pp.box_width, r_max, area, m.neighbor.skin);
+    const GridShape shape = model_grid_shape(m, p);
     const int nx = static_cast<int>(shape.columns);
     const int rows = static_cast<int>(shape.rows);
     s.grids[p] = CellGrid{nx, rows, shape.size, 0.0};
@@ -136,6 +145,119 @@ EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
                       s.contact_mask.data(),
                       s.status.data(),
                       s.rebuild_count.data()};
+}
+
+namespace {
+
+bool all_finite(const std::vector<double>& v, int first, int last, int stride) {
+  for (std::size_t k = static_cast<std::size_t>(first) * stride;
+       k < static_cast<std::size_t>(last) * stride; ++k) {
+    if (!std::isfinite(v[k])) return false;
+  }
+  return true;
+}
+
+std::string at(const char* array, std::size_t k) {
+  return std::string(array) + "[" + std::to_string(k) + "]";
+}
+
+// What is wrong with packing p's part of s, or "".
+std::string packing_defect(const EnsembleModel& m, const EnsembleState& s, int p) {
+  const int first = m.offset[p];
+  const int last = m.offset[p + 1];
+  const int max_neighbors = m.neighbor.max_neighbors;
+  const int max_contacts = m.neighbor.max_contacts;
+  const auto in_packing = [&](int j) { return j >= first && j < last; };
+
+  // the cell grid: the allocated shape, rows in use within it, a counting sort of the disks
+  const CellGrid& g = s.grids[p];
+  const GridShape shape = model_grid_shape(m, p);
+  if (g.nx != static_cast<int>(shape.columns) || g.size != shape.size || g.ny < 1 ||
+      g.ny > static_cast<int>(shape.rows) || !std::isfinite(g.y_min)) {
+    return at("grids", p) + " is not a grid of the packing";
+  }
+  const int* start = s.cell_start.data() + s.cell_offset[p] + p;
+  const int cells = g.nx * g.ny;
+  if (start[0] != 0 || start[cells] != last - first) return at("cell_start", p) + " is not a sort";
+  for (int c = 0; c < cells; ++c) {
+    if (start[c + 1] < start[c]) return at("cell_start", p) + " is not a sort";
+  }
+  std::vector<char> seen(last - first, 0);
+  for (int i = first; i < last; ++i) {
+    const int j = s.cell_disks[i];
+    if (!in_packing(j) || seen[j - first]++) return at("cell_disks", i) + " is not a disk's index";
+  }
+
+  for (int i = first; i < last; ++i) {
+    // the neighbor list: partners of the packing, ascending, split at the disk itself
+    const int count = s.neighbor_count[i];
+    if (count < 0 || count > max_neighbors) return at("neighbor_count", i) + " is out of range";
+    const int* list = s.neighbors.data() + static_cast<std::size_t>(i) * max_neighbors;
+    for (int n = 0; n < count; ++n) {
+      if (!in_packing(list[n]) || list[n] == i || (n > 0 && list[n] <= list[n - 1]))
+        return at("neighbors", static_cast<std::size_t>(i) * max_neighbors + n) +
+               " is not a neighbor's index";
+    }
+    const int upper = s.neighbor_upper[i];
+    if (upper < 0 || upper > count || (upper > 0 && list[upper - 1] > i) ||
+        (upper < count && list[upper] < i))
+      return at("neighbor_upper", i) + " does not split the list at the disk";
+
+    // contact slots: a used slot holds a partner of the packing, a free one none
+    const std::uint64_t used = s.slots_used[i];
+    if (max_contacts < 64 && (used >> max_contacts) != 0)
+      return at("slots_used", i) + " is out of range";
+    const ContactSlot* slots = s.contacts.data() + static_cast<std::size_t>(i) * max_contacts;
+    for (int k = 0; k < max_contacts; ++k) {
+      const bool is_used = (used >> k) & 1u;
+      const ContactSlot& slot = slots[k];
+      const bool partner_ok =
+          is_used ? in_packing(slot.partner) && slot.partner != i : slot.partner == -1;
+      if (!partner_ok || slot.mirror < -1 || slot.mirror >= max_contacts)
+        return at("contacts", static_cast<std::size_t>(i) * max_contacts + k) +
+               " is not a contact of the packing";
+    }
+    for (int w = 0; w < n_walls; ++w) {
+      const int partner = s.walls[static_cast<std::size_t>(i) * n_walls + w].partner;
+      if (partner != -1 && partner != w)
+        return at("walls", static_cast<std::size_t>(i) * n_walls + w) + " is not a wall contact";
+    }
+  }
+
+  // a packing that still advances has a finite state
+  if (s.status[p] == status_ok) {
+    for (const auto* v : {&s.x, &s.y, &s.theta, &s.vx, &s.vy, &s.omega, &s.ax, &s.ay, &s.alpha,
+                          &s.fx, &s.fy, &s.torque}) {
+      if (!all_finite(*v, first, last, 1)) return "packing " + std::to_string(p) + " is not finite";
+    }
+    if (!all_finite(s.gear_high, first, last, 9))
+      return "packing " + std::to_string(p) + " is not finite";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string state_defect(const EnsembleModel& m, const EnsembleState& s) {
+  const int n_packings = m.n_packings();
+  // the cell layout make_state gives the model
+  int cells = 0;
+  for (int p = 0; p < n_packings; ++p) {
+    if (s.cell_offset[p] != cells) return at("cell_offset", p) + " is not the model's";
+    const GridShape shape = model_grid_shape(m, p);
+    cells += static_cast<int>(shape.columns) * static_cast<int>(shape.rows);
+  }
+  if (s.cell_offset[n_packings] != cells)
+    return at("cell_offset", n_packings) + " is not the model's";
+  constexpr std::uint32_t known = status_neighbor_overflow | status_contact_overflow |
+                                  status_non_finite | status_outside_box | status_too_fast;
+  for (int p = 0; p < n_packings; ++p) {
+    if ((s.status[p] & ~known) != 0) return at("status", p) + " has unknown flags";
+    if (s.rebuild_count[p] < 0) return at("rebuild_count", p) + " is negative";
+    const std::string defect = packing_defect(m, s, p);
+    if (!defect.empty()) return defect;
+  }
+  return "";
 }
 
 }  // namespace granular::md

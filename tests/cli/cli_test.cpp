@@ -166,6 +166,59 @@ TEST_F(Cli, RunCollisionWritesSummary) {
   // the echo is the case as run: override applied, defaults filled
   EXPECT_EQ(s["case"]["impact"]["u_t"], 0.02);
   EXPECT_EQ(s["case"]["impact"]["omega_a"], 0.0);
+  EXPECT_EQ(s["status"], "ok");
+
+  // a collision whose disk crosses more than its radius per step cannot be measured: it says so
+  const fs::path fast = dir_ / "fast";
+  const Result f = granular("run '" + data_path("good_collision.json") + "' --out '" +
+                            fast.string() + "' --set /impact/u_n=1e4");
+  ASSERT_EQ(f.code, 0) << f.err;
+  const nlohmann::json fs_ = nlohmann::json::parse(slurp(fast / "summary.json"));
+  EXPECT_EQ(fs_["status"], "too_fast");
+  EXPECT_TRUE(fs_["e_n"].is_null());
+}
+
+// issue 9's reproducers through the binary: no crash, exit 2, one line, nothing created
+TEST_F(Cli, HostileInputExitsTwoWithOneLine) {
+  std::ofstream(dir_ / "long.json")
+      << "{\"model\": \"collision\", \"description\": \"" << std::string(50000, 'a');
+  const Result r = granular("validate long.json");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("long.json: invalid JSON at line 1, column ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+
+  const Result big =
+      granular("validate '" + data_path("good_collision.json") + "' --set /impact/u_n=1e309");
+  EXPECT_EQ(big.code, 2) << big.err;
+
+  // a string that is not UTF-8 validated, then `run` failed writing its outputs
+  const Result utf = granular("run '" + data_path("good_collision.json") +
+                              "' --out o --set \"$(printf '/description=\\377\\376')\"");
+  EXPECT_EQ(utf.code, 2) << utf.err;
+  EXPECT_NE(utf.err.find("not valid UTF-8"), std::string::npos) << utf.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+
+  // work beyond 64 bits was one step with every packing "ok"
+  const Result work = granular("run '" + data_path("good_ensemble.json") +
+                               "' --out o --set /integrator/steps_per_collision=1e19");
+  EXPECT_EQ(work.code, 2) << work.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+// an output folder that cannot take the outputs is found before anything is computed
+TEST_F(Cli, UnwritableOutputFolderIsFoundFirst) {
+  std::ofstream(dir_ / "plain_file") << "x";
+  const Result r = granular("run '" + data_path("good_collision.json") + "' --out plain_file/out");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "plain_file/out: cannot create the folder: Not a directory\n");
+  EXPECT_EQ(r.out, "");  // nothing ran
+  if (fs::is_directory("/sys/kernel")) {
+    const Result sys =
+        granular("run '" + data_path("good_collision.json") + "' --out /sys/kernel/granular_out");
+    EXPECT_EQ(sys.code, 2);
+    EXPECT_EQ(sys.err.rfind("/sys/kernel/granular_out: cannot create the folder: ", 0), 0u)
+        << sys.err;
+  }
 }
 
 }  // namespace
@@ -218,6 +271,18 @@ TEST_F(Cli, ResumeWithoutMatchingCheckpointIsBadInput) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"checkpoint.bin", "energy.csv"}));
   EXPECT_EQ(slurp(dir_ / "o" / "energy.csv"), "t\n");
+
+  // a folder where the checkpoint should be is named
+  fs::remove(dir_ / "o" / "checkpoint.bin");
+  fs::create_directories(dir_ / "o" / "checkpoint.bin" / "x");
+  const Result folder = granular("run " + good + " --out o --resume");
+  EXPECT_EQ(folder.code, 2);
+  EXPECT_EQ(folder.err, "o/checkpoint.bin: is a folder, not a checkpoint\n");
+  const Result fresh = granular("run " + good + " --out o");
+  EXPECT_EQ(fresh.code, 1);
+  EXPECT_NE(fresh.err.find("o/checkpoint.bin: cannot remove what an earlier run left: "),
+            std::string::npos)
+      << fresh.err;
 
   // a bad interval is a usage error
   const Result bad = granular("run " + good + " --out o --checkpoint-interval -1");

@@ -306,16 +306,24 @@ TEST(Checkpoint, RejectsTruncatedOrForeignFiles) {
           << e.what();
     }
   };
-  expect_rejected(whole.substr(0, whole.size() / 2), "truncated checkpoint");
-  expect_rejected(whole.substr(0, whole.size() - 1), "truncated checkpoint");
-  expect_rejected(whole.substr(0, 20), "truncated checkpoint");
-  expect_rejected(whole + "x", "damaged checkpoint");
+  expect_rejected(whole.substr(0, whole.size() / 2), "damaged or truncated checkpoint");
+  expect_rejected(whole.substr(0, whole.size() - 1), "damaged or truncated checkpoint");
+  expect_rejected(whole.substr(0, 20), "damaged or truncated checkpoint");
+  expect_rejected(whole.substr(0, 10), "truncated checkpoint (the file ends early)");
+  expect_rejected(whole + "x", "damaged or truncated checkpoint");
   expect_rejected("t,packing,gamma\n0,0,0.5\n", "not a granular checkpoint");
   std::string other_version = whole;
   other_version[8] = 9;
   expect_rejected(other_version, "checkpoint version 9");
   fs::remove(path);
   EXPECT_THROW(read_checkpoint_header(path), std::runtime_error);
+  fs::create_directories(path / "inside");
+  try {
+    read_checkpoint_header(path);
+    ADD_FAILURE() << "accepted a folder";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": is a folder, not a checkpoint");
+  }
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Writing outputs safely: whole files appear atomically (write to a temporary, then rename), so
-// a reader or a crash never sees a partial summary.json.
+// Helpers every model's outputs share: JSON written atomically (file.hpp), numbers for JSON and
+// the terminal, the head of summary.json.json.
 #pragma once
 
 #include "granular/hd.hpp"
@@ -12,10 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace granular::io {
+#include "granular/io/file.hpp"
 
-// Writes `text` to `path` atomically. Throws std::runtime_error naming the path on failure.
-void write_file_atomic(const std::filesystem::path& path, const std::string& text);
+namespace granular::io {
 
 // Writes JSON (indented by 2) atomically.
 void write_json_atomic(const std::filesystem::path& path, const nlohmann::json& j);

@@ -50,7 +50,8 @@ GRANULAR_HD void advance_packing_on_block(const Block& block, const EnsembleView
       if (block.thread() == 0) bin_packing(v, p);
       block.barrier();
       for (int i = first + block.thread(); i < last; i += block.threads()) {
-        if (!build_neighbors(v, p, i)) block.raise(status, status_neighbor_overflow);
+        const std::uint32_t flags = rebuild_disk(v, p, i);
+        if (flags != 0) block.raise(status, flags);
       }
       if (block.thread() == 0) ++v.rebuild_count[p];
       block.barrier();

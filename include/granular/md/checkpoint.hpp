@@ -1,17 +1,19 @@
 // Checkpoints of an ensemble run: the state plus the run's position (ARCHITECTURE.md, "a
 // checkpoint is the state plus the time"), so that a resumed run reproduces the uninterrupted
-// one bitwise. run_ensemble hands out the pieces at chunk boundaries; its caller writes them
-// with write_checkpoint and reads them back with read_checkpoint.
+// one bitwise. run_ensemble hands out the pieces after a slice; its caller writes them with
+// write_checkpoint and reads them back with read_checkpoint.
 //
-// File format (host byte order, version 1), written atomically (temporary file, then rename):
+// File format (host byte order, version 2), written atomically (temporary file, fsync, rename):
 //   magic "GRANCKPT", u32 version, u32 sizes of double, ContactSlot, CellGrid and RotationStats
 //   string case fingerprint, string backend name, u64 vector of stream byte sizes
 //   RunPosition: i32 phase, i64 phase_steps_left, i64 steps_done, f64 particle_steps,
 //                f64 advance_time_s, f64 wall_time_s
 //   i64 state.step, f64 state.t0, then every array of EnsembleState as u64 count + raw bytes
 //   u64 count + raw bytes of the RotationStats, then the magic again as an end marker
-// (a string is a u64 length + bytes). Reading checks every part and throws a
-// std::runtime_error naming the file when anything does not match.
+//   u64 checksum (io/checksum.hpp) of every byte before it
+// (a string is a u64 length + bytes). Reading checks the checksum, every size, the run position
+// and every index the step functions follow (state_defect), and throws a std::runtime_error
+// naming the file when anything does not match: a damaged file is rejected, never resumed.
 #pragma once
 
 #include "granular/hd.hpp"
@@ -30,9 +32,9 @@
 
 namespace granular::md {
 
-// Where a run stands at a chunk boundary, besides the state.
+// Where a run stands after a slice, besides the state.
 struct RunPosition {
-  int phase = 0;  // RunPhase of the chunk just taken (0 settle, 1 transient, 2 measure)
+  int phase = 0;  // RunPhase of the slice just taken (0 settle, 1 transient, 2 measure)
   std::int64_t phase_steps_left = 0;  // steps of that phase still to take
   std::int64_t steps_done = 0;        // steps taken since the start of the run
   double particle_steps = 0.0;        // as EnsembleResult::particle_steps so far
@@ -65,7 +67,8 @@ CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 
 // Reads the checkpoint at `path` for the model `m` and the case `fingerprint`. Throws
 // std::runtime_error naming the file when it was made by a different case, when an array has
-// another size than the model needs, or when the file is truncated or damaged.
+// another size than the model needs, when the file is truncated or damaged (checksum), or when
+// its state is not a state of `m` (an index out of range, a list out of order, ...).
 EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const EnsembleModel& m,
                                    const std::string& fingerprint);
 

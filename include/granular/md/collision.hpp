@@ -3,6 +3,7 @@
 // thesis-packings.md §3.2–3.3). This is how users and tests check the contact law.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "granular/contact_law.hpp"
@@ -23,7 +24,7 @@ struct CollisionCase {
   double omega_a = 0.0;         // spin of disk a before contact [rad/s]
   double omega_b = 0.0;         // spin of disk b before contact [rad/s] (disk–disk only)
   Integrator integrator = Integrator::gear5;
-  double dt = 0.0;              // time step [s]; 0 means t_c / steps_per_collision
+  double dt = 0.0;  // time step [s]; 0 means t_c / steps_per_collision
   double steps_per_collision = 2000.0;
   // Where first touch falls inside its step, as a fraction in (0, 1] of the step after the last
   // free one. The jump of n to γ_n|u_n| at touch (spec §2.1) costs both integrators an error
@@ -32,20 +33,24 @@ struct CollisionCase {
 };
 
 struct CollisionResult {
-  double m_eff;                 // effective mass [kg]
-  double damping_ratio;         // c = γ_n / (2 √(k_n m_eff))
-  double dt;                    // time step used [s]
+  // how the run ended: the collision's end found (measured values follow), and the engine's
+  // StatusFlag bits (state.hpp) of its packing: non-zero when the run left the engine's domain
+  bool ended;
+  std::uint32_t engine_status;
+  double m_eff;          // effective mass [kg]
+  double damping_ratio;  // c = γ_n / (2 √(k_n m_eff))
+  double dt;             // time step used [s]
   // measured
-  double e_n;                   // |u_n'/u_n|
-  double e_t;                   // u_t'/u_t (NaN when u_t = 0)
-  double t_c;                   // from first touch until n first vanished [s]
+  double e_n;  // |u_n'/u_n|
+  double e_t;  // u_t'/u_t (NaN when u_t = 0)
+  double t_c;  // from first touch until n first vanished [s]
   // predicted (closed forms)
-  double e_n_predicted;         // eq. 4.56
-  double t_c_predicted;         // eq. 4.55
-  double e_t_full_sliding;      // eq. 4.75 (NaN when u_t = 0)
+  double e_n_predicted;           // eq. 4.56
+  double t_c_predicted;           // eq. 4.55
+  double e_t_full_sliding;        // eq. 4.75 (NaN when u_t = 0)
   double full_sliding_threshold;  // max(μ/κ, 6μ − μ/κ): 4.75 holds above it (γ_n → 0)
-  bool full_sliding_valid;      // |u_t/u_n| above the threshold
-  double e_t_sticking_limit;    // cos(ω_t t_c), the small-|u_t/u_n| limit (4.79)
+  bool full_sliding_valid;        // |u_t/u_n| above the threshold
+  double e_t_sticking_limit;      // cos(ω_t t_c), the small-|u_t/u_n| limit (4.79)
 };
 
 // One sample of the collision time series, taken at the end of every step.
@@ -62,7 +67,8 @@ struct CollisionSample {
 //   start  first touch, from the free flight of the last step before contact (exact);
 //   end    first zero of k_n δ + γ_n δ̇, interpolated linearly between the bracketing steps;
 //   e_n, e_t from the free-flight velocities a few steps after the end.
-// A collision that has not ended after 100 predicted durations gives NaN e_n, e_t and t_c.
+// A collision that has not ended after 100 predicted durations, or whose packing stopped with a
+// status flag, gives ended = false and NaN e_n, e_t and t_c.
 // When `trace` is not null it receives one sample per step.
 CollisionResult run_collision(const CollisionCase& c,
                               std::vector<CollisionSample>* trace = nullptr);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "granular/contact_law.hpp"
@@ -37,6 +38,8 @@ enum StatusFlag : std::uint32_t {
   status_neighbor_overflow = 1u << 0,  // a disk had more than max_neighbors candidates
   status_contact_overflow = 1u << 1,   // a disk had more than max_contacts open contacts
   status_non_finite = 1u << 2,         // a position or velocity became NaN or infinite
+  status_outside_box = 1u << 3,        // a disk's centre left the box (disk_domain_flags)
+  status_too_fast = 1u << 4,           // a disk moved its radius or more in one step
 };
 
 struct EnsembleState {
@@ -101,6 +104,13 @@ GridShape packing_grid_shape(double box_width, double r_max, double disk_area, d
 // Bytes of the state per disk (without the cell grid and per-packing arrays), for estimating a
 // case's memory before it is allocated.
 std::size_t state_bytes_per_disk(const NeighborParams& n);
+
+// What is wrong with `s` as a state of `m` (every array the model's size assumed, as
+// read_checkpoint ensures): an index of a neighbor list, contact slot, wall slot or cell list
+// that a step would follow out of its packing, a list out of order, a grid not the model's,
+// unknown status flags, or a non-finite coordinate of a packing that still advances. "" when
+// there is nothing wrong.
+std::string state_defect(const EnsembleModel& m, const EnsembleState& s);
 
 // Bytes held by the state's arrays (its memory footprint, without the model).
 std::size_t state_bytes(const EnsembleState& s);

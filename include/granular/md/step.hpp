@@ -1,6 +1,6 @@
 // The stages of one MD step, each a GRANULAR_HD function of one disk (or one packing, for the
 // rebuild decision and the binning). A backend calls them in this order for every packing:
-//   predict -> rebuild_if_needed (needs_rebuild, bin_packing, build_neighbors) -> forces -> correct
+//   predict -> rebuild_if_needed (needs_rebuild, bin_packing, rebuild_disk) -> forces -> correct
 // and adds scheduling only (ARCHITECTURE.md, "Data flow").
 #pragma once
 
@@ -170,6 +170,32 @@ GRANULAR_HD inline bool build_neighbors(const EnsembleView& v, int p, int i) {
     }
   }
   return ok;
+}
+
+// Is disk i still in the packing's physical domain? Its centre must lie inside the box
+// (between the side walls, above the lowest position −A of the bottom wall: a centre beyond a
+// wall went through it), and a step must move it less than its radius (faster, it passes
+// through the disks and walls it meets, and the contact law no longer resolves anything).
+// Returns the status flags it breaks. Checked at every rebuild: a disk that escapes or races
+// moves beyond half the skin, so a rebuild follows within a step.
+GRANULAR_HD inline std::uint32_t disk_domain_flags(const EnsembleView& v, int p, int i) {
+  const PackingParams& pp = v.packings[p];
+  const double x = v.x[i];
+  const double y = v.y[i];
+  const double r = v.radius[i];
+  const double step_x = v.vx[i] * v.dt;
+  const double step_y = v.vy[i] * v.dt;
+  std::uint32_t flags = 0;
+  if (!(x > 0.0 && x < pp.box_width && y > -pp.drive_amplitude)) flags |= status_outside_box;
+  if (!(step_x * step_x + step_y * step_y < r * r)) flags |= status_too_fast;
+  return flags;
+}
+
+// Disk i's part of a rebuild, after bin_packing: its neighbor list and the domain check.
+// Returns the status flags raised (0 when all is well).
+GRANULAR_HD inline std::uint32_t rebuild_disk(const EnsembleView& v, int p, int i) {
+  const std::uint32_t listed = build_neighbors(v, p, i) ? 0u : status_neighbor_overflow;
+  return listed | disk_domain_flags(v, p, i);
 }
 
 // The three walls of packing p at time t (evaluated once per packing and step).
@@ -454,7 +480,7 @@ GRANULAR_HD inline void rebuild_neighbors(const EnsembleView& v, int p) {
   const int last = v.offset[p + 1];
   bin_packing(v, p);
   for (int i = first; i < last; ++i) {
-    if (!build_neighbors(v, p, i)) v.status[p] |= status_neighbor_overflow;
+    v.status[p] |= rebuild_disk(v, p, i);
   }
   ++v.rebuild_count[p];
 }

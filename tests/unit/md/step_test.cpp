@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "../../support/scenes.hpp"
@@ -269,6 +271,97 @@ TEST(StepPacking, NonFiniteStateStopsOnlyItsPacking) {
       }
     }
   }
+}
+
+// A packing whose disk leaves the box, or races through a radius per step, stops with that
+// status at the next rebuild on both the CPU step and the kernel's stage order; the others go
+// on exactly as without it.
+TEST(StepPacking, LeavingTheDomainStopsOnlyItsPacking) {
+  struct Kick {
+    const char* what;
+    std::uint32_t status;
+    void (*apply)(EnsembleState& s, int disk, double box_width);
+  };
+  const Kick kicks[] = {
+      {"through the left wall", status_outside_box,
+       [](EnsembleState& s, int i, double) { s.x[i] = -0.001; }},
+      {"through the right wall", status_outside_box,
+       [](EnsembleState& s, int i, double w) { s.x[i] = w + 0.001; }},
+      {"below the bottom", status_outside_box,
+       [](EnsembleState& s, int i, double) { s.y[i] = -0.01; }},
+      // 2 km/s at dt = 2e-5 s: 4 cm per step, more than any radius here
+      {"racing", status_too_fast, [](EnsembleState& s, int i, double) { s.vy[i] = 2000.0; }},
+  };
+  for (const Kick& kick : kicks) {
+    for (bool block : {false, true}) {
+      SCOPED_TRACE(std::string(kick.what) + (block ? ", kernel stage order" : ", CPU step"));
+      Ensemble clean = make_ensemble({0, 1, 2}, 0.004, 24);
+      Ensemble kicked = make_ensemble({0, 1, 2}, 0.004, 24);
+      auto backend = make_cpu_backend(1);
+      backend->initialize(clean.model, clean.state);
+      backend->initialize(kicked.model, kicked.state);
+      const int victim = kicked.model.offset[1] + 3;
+      kick.apply(kicked.state, victim, kicked.model.packings[1].box_width);
+      const auto advance = [&](Ensemble& e) {
+        if (!block) return backend->advance(e.model, e.state, 20);
+        const EnsembleView v = make_view(e.model, e.state);
+        for (int p = 0; p < e.model.n_packings(); ++p) {
+          advance_packing_on_block(SerialBlock{}, v, p, e.state.step, e.state.t0, 20);
+        }
+        e.state.step += 20;
+      };
+      advance(clean);
+      advance(kicked);
+      EXPECT_EQ(kicked.state.status[0], status_ok);
+      EXPECT_EQ(kicked.state.status[1] & kick.status, kick.status) << kicked.state.status[1];
+      EXPECT_EQ(kicked.state.status[2], status_ok);
+      EXPECT_EQ(clean.state.status[1], status_ok);
+      for (int p : {0, 2}) {
+        EXPECT_EQ(hash_packing(clean.model, clean.state, p),
+                  hash_packing(kicked.model, kicked.state, p));
+      }
+    }
+  }
+}
+
+// state_defect finds what a step would follow out of bounds, and nothing in a real state.
+TEST(StateDefect, FindsIndicesOutsideTheirPacking) {
+  Ensemble e = make_ensemble({0, 1}, 0.004, 24);
+  auto backend = make_cpu_backend(1);
+  backend->initialize(e.model, e.state);
+  backend->advance(e.model, e.state, 200);
+  ASSERT_EQ(state_defect(e.model, e.state), "");
+  const int i = e.model.offset[1] + 2;  // a disk of packing 1
+  const auto defect = [&](void (*damage)(EnsembleState&, int, const EnsembleModel&)) {
+    EnsembleState s = e.state;
+    damage(s, i, e.model);
+    return state_defect(e.model, s);
+  };
+  EXPECT_NE(defect([](EnsembleState& s, int i, const EnsembleModel& m) {
+              s.neighbor_count[i] = std::max(s.neighbor_count[i], 1);
+              s.neighbors[i * m.neighbor.max_neighbors] = 0;  // a disk of packing 0
+            }),
+            "");
+  EXPECT_NE(defect([](EnsembleState& s, int i, const EnsembleModel&) { s.neighbor_count[i] = 25; }),
+            "");
+  EXPECT_NE(defect([](EnsembleState& s, int i, const EnsembleModel& m) {
+              s.contacts[i * m.neighbor.max_contacts].partner = 1000000000;
+              s.slots_used[i] |= 1;
+            }),
+            "");
+  EXPECT_NE(defect([](EnsembleState& s, int i, const EnsembleModel&) { s.slots_used[i] = ~0ull; }),
+            "");
+  EXPECT_NE(defect([](EnsembleState& s, int i, const EnsembleModel&) { s.cell_disks[i] = -1; }),
+            "");
+  EXPECT_NE(defect([](EnsembleState& s, int, const EnsembleModel&) { s.grids[1].ny = 1 << 30; }),
+            "");
+  EXPECT_NE(defect([](EnsembleState& s, int, const EnsembleModel&) { s.cell_start[3] = -5; }), "");
+  EXPECT_NE(
+      defect([](EnsembleState& s, int i, const EnsembleModel&) { s.walls[3 * i].partner = 2; }),
+      "");
+  EXPECT_NE(defect([](EnsembleState& s, int, const EnsembleModel&) { s.status[0] = 1u << 20; }),
+            "");
+  EXPECT_NE(defect([](EnsembleState& s, int i, const EnsembleModel&) { s.vx[i] = NAN; }), "");
 }
 
 }  // namespace
