@@ -5,7 +5,11 @@ GRANULAR_NATIVE ?= ON
 JOBS ?= $(shell nproc)
 DEMO_OUT ?= out/demo
 
-.PHONY: all deps deps-run deps-bench configure build test run bench clean
+SANITIZE_BUILD ?= build-sanitize
+FUZZ_SECONDS ?= 120
+
+.PHONY: all deps deps-run deps-bench deps-sanitize configure build test run bench sanitize-build \
+	sanitize fuzz clean
 
 all: build
 
@@ -17,6 +21,9 @@ deps-run:
 
 deps-bench:
 	@scripts/install_deps.sh --bench
+
+deps-sanitize:
+	@scripts/install_deps.sh --sanitize
 
 configure: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=$(GRANULAR_CUDA) \
@@ -35,5 +42,22 @@ run: deps-run build
 bench: deps-bench build
 	@python3 bench/run_bench.py --build $(BUILD)
 
+# The suite again, built by clang with AddressSanitizer and UndefinedBehaviorSanitizer (CPU
+# backend; the interrupt test's latency bound is for optimized builds, so it is left out), and
+# the case-loader fuzz target in the same build (docs/testing.md).
+sanitize-build: deps-sanitize
+	@CC=clang CXX=clang++ cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug \
+		-DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DGRANULAR_CUDA=OFF -DGRANULAR_NATIVE=OFF \
+		-DGRANULAR_SANITIZE=ON -DGRANULAR_FUZZ=ON >/dev/null
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target granular granular_tests case_loader_fuzz
+
+sanitize: sanitize-build
+	@cd $(SANITIZE_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^Interrupt\.'
+
+# FUZZ_SECONDS of libFuzzer over a corpus seeded from cases/ and tests/data/; findings are
+# written to $(SANITIZE_BUILD)/fuzz-findings/ and fail the target.
+fuzz: sanitize-build
+	@scripts/run_fuzz.sh $(SANITIZE_BUILD) $(FUZZ_SECONDS)
+
 clean:
-	@rm -rf $(BUILD)
+	@rm -rf $(BUILD) $(SANITIZE_BUILD)

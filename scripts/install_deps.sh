@@ -3,6 +3,7 @@
 #   scripts/install_deps.sh          build and test dependencies
 #   scripts/install_deps.sh --run    also what `make run` needs to plot (matplotlib)
 #   scripts/install_deps.sh --bench  also what `make bench` needs (LAMMPS, python3)
+#   scripts/install_deps.sh --sanitize  also clang and its sanitizer and libFuzzer runtimes
 set -euo pipefail
 
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev)
@@ -11,6 +12,9 @@ if [[ "${1:-}" == "--run" ]]; then
 fi
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3 lammps)
+fi
+if [[ "${1:-}" == "--sanitize" ]]; then
+  packages+=(clang libclang-rt-14-dev)
 fi
 
 missing=()

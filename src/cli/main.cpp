@@ -269,6 +269,14 @@ void report_ensemble(const granular::md::EnsembleCase& c) {
             << "total: " << granular::io::format_value("%.6g", steps) << " steps per packing, "
             << granular::io::format_value("%.4g", steps * m.n_disks())
             << " disk-steps over the ensemble\n";
+  const granular::md::RunSteps plan = granular::md::plan_run(s, m.dt).steps;
+  const double csv = granular::io::ensemble_output_bytes(
+      plan, static_cast<int>(c.gamma_values.size()), c.packings_per_gamma, disks);
+  // without the cell grids, a few ints per disk
+  const double memory = granular::io::ensemble_memory_bytes(m.n_disks(), 0.0, m.neighbor);
+  std::cout << "size: about " << granular::io::format_value("%.3g", memory / 1e6)
+            << " MB of memory, at most " << granular::io::format_value("%.3g", csv / 1e6)
+            << " MB of CSV\n";
 }
 
 void report_collision(const granular::md::CollisionCase& c) {

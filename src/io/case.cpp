@@ -175,10 +175,7 @@ void check_memory(const JsonObject& packing, const std::vector<Species>& species
                                   " neighbor cells wide: the cell grids would hold " +
                                   format_number(cells, 3) + " cells, more than " +
                                   format_number(kMaxCells));
-  // the state, the model's five arrays, the rotation accumulators and the cells, per disk
-  const double per_disk = static_cast<double>(md::state_bytes_per_disk(neighbor)) +
-                          5.0 * sizeof(double) + sizeof(md::RotationStats);
-  const double bytes = packings * disks * per_disk + cells * sizeof(int);
+  const double bytes = ensemble_memory_bytes(packings * disks, cells, neighbor);
   const double memory = physical_memory_bytes();
   if (memory > 0.0 && bytes > memory)
     packing.fail("species", "the ensemble of " + format_number(packings * disks, 3) +
@@ -456,6 +453,13 @@ bool related(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
+
+double ensemble_memory_bytes(double disks, double cells, const md::NeighborParams& neighbor) {
+  // the state, the model's five arrays and the rotation accumulators per disk, and the cells
+  const double per_disk = static_cast<double>(md::state_bytes_per_disk(neighbor)) +
+                          5.0 * sizeof(double) + sizeof(md::RotationStats);
+  return disks * per_disk + cells * sizeof(int);
+}
 
 std::uint64_t packing_seed(std::uint64_t case_seed, std::uint64_t r) {
   return splitmix64(splitmix64(case_seed) ^ r);

@@ -144,7 +144,8 @@ class Reader {
     if (n > bytes_.size() / sizeof(std::uint64_t))
       fail("truncated checkpoint (the file ends early)");
     std::vector<std::uint64_t> v(n);
-    std::memcpy(v.data(), take(n * sizeof(std::uint64_t)), n * sizeof(std::uint64_t));
+    const char* bytes = take(n * sizeof(std::uint64_t));
+    if (n > 0) std::memcpy(v.data(), bytes, n * sizeof(std::uint64_t));
     return v;
   }
   // Fills `v`, whose size the model fixes; a different count in the file is an error.
@@ -155,7 +156,8 @@ class Reader {
       fail(std::string("array ") + name + " has " + std::to_string(n) +
            " elements, the case needs " + std::to_string(v.size()) + " (made by a different case)");
     }
-    std::memcpy(static_cast<void*>(v.data()), take(n * sizeof(T)), n * sizeof(T));
+    const char* bytes = take(n * sizeof(T));
+    if (n > 0) std::memcpy(static_cast<void*>(v.data()), bytes, n * sizeof(T));
   }
   bool at_end() const { return pos_ == bytes_.size(); }
 

@@ -52,7 +52,10 @@ std::vector<double> omega_bar(const EnsembleResult& r) {
 class CheckpointDamage : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(testing::TempDir()) / "granular_checkpoint_damage_test";
+    // one folder per test: ctest runs the tests of this fixture in parallel
+    dir_ = fs::path(testing::TempDir()) /
+           (std::string("granular_checkpoint_damage_test_") +
+            testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     path_ = dir_ / "checkpoint.bin";

@@ -26,8 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int disks_per_packing = test::tiny_disks_per_packing;
-
 // chunks of 1000 steps: settle 10, transient 5, measure 5 chunks.
 EnsembleCase tiny_case() {
   return test::tiny_ensemble_case(
@@ -159,7 +157,8 @@ TEST(Checkpoint, ResumedFromInsideAChunkIsBitwiseIdentical) {
   // slices of 7 steps, 143 to a chunk of 1000 (the last one 6 steps): stops at step 7 (settle),
   // 10 007 (transient) and 16 980 (measurement)
   const std::pair<int, std::int64_t> stops[] = {{1, 7}, {1431, 10007}, {2428, 16980}};
-  for (const auto& [slices, steps] : stops) {
+  for (const auto& [stop_after, steps] : stops) {
+    const int slices = stop_after;  // a structured binding cannot be captured in C++17
     SCOPED_TRACE("stopped after slice " + std::to_string(slices));
     const fs::path path = dir / ("checkpoint_" + std::to_string(slices) + ".bin");
     Trace resumed;

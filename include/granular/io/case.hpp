@@ -45,6 +45,10 @@ LoadedCase load_case_json(nlohmann::json doc, const std::string& file,
 // Applies one "/json/pointer=value" override to `doc` (file names doc in messages).
 void apply_override(nlohmann::json& doc, const std::string& override_text, const std::string& file);
 
+// Memory an ensemble of `disks` disks and `cells` neighbor cells holds while it runs [bytes]:
+// the loader refuses ensembles larger than this machine's memory; `validate` prints it.
+double ensemble_memory_bytes(double disks, double cells, const md::NeighborParams& neighbor);
+
 // Seed of packing r of an ensemble (splitmix64 of the case seed, then of r): the same for every
 // Γ, so packing r of a single-Γ case equals packing r of a sweep with the same seed.
 std::uint64_t packing_seed(std::uint64_t case_seed, std::uint64_t r);

@@ -14,20 +14,23 @@ namespace granular::io {
 class Checksum {
  public:
   void add(const void* data, std::size_t n) {
+    if (n == 0) return;  // data may be null (an empty array's data())
     const auto* p = static_cast<const unsigned char*>(data);
     length_ += n;
     // complete a pending word first
-    while (pending_bytes_ > 0 && pending_bytes_ < 8 && n > 0) {
-      pending_[pending_bytes_++] = *p++;
-      --n;
-    }
-    if (pending_bytes_ == 8) {
+    if (pending_bytes_ > 0) {
+      const std::size_t take = n < 8 - pending_bytes_ ? n : 8 - pending_bytes_;
+      std::memcpy(pending_ + pending_bytes_, p, take);
+      pending_bytes_ += take;
+      p += take;
+      n -= take;
+      if (pending_bytes_ < 8) return;
       round(load(pending_));
       pending_bytes_ = 0;
     }
     for (; n >= 8; n -= 8, p += 8) round(load(p));
-    std::memcpy(pending_ + pending_bytes_, p, n);
-    pending_bytes_ += n;
+    std::memcpy(pending_, p, n);
+    pending_bytes_ = n;
   }
 
   std::uint64_t value() const {

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs the case-loader fuzz target for a bounded time: scripts/run_fuzz.sh BUILD_DIR SECONDS.
+# The corpus starts from every shipped case and test case (and keeps what libFuzzer adds, in
+# BUILD_DIR/fuzz-corpus); a finding (crash, sanitizer report, uncaught exception, hang, huge
+# allocation) is saved in BUILD_DIR/fuzz-findings/ and fails the script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:?usage: run_fuzz.sh BUILD_DIR SECONDS}
+seconds=${2:?usage: run_fuzz.sh BUILD_DIR SECONDS}
+corpus="$build/fuzz-corpus"
+findings="$build/fuzz-findings"
+mkdir -p "$corpus" "$findings"
+cp cases/*.json tests/data/*.json "$corpus"/
+# no leak checks: the loader allocates nothing it does not free, and LeakSanitizer needs ptrace,
+# which containers often forbid
+ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+  "$build/case_loader_fuzz" "$corpus" -dict=tests/fuzz/case.dict \
+  -max_total_time="$seconds" -max_len=100000 -timeout=20 -rss_limit_mb=4096 \
+  -artifact_prefix="$findings/" -print_final_stats=1 2>&1 | tee "$build/fuzz.log" | tail -n 60
