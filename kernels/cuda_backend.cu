@@ -12,7 +12,6 @@
 // Packings larger than `large_packing` disks take the grid-wide path of cuda_grid_path.cu
 // instead (a thread per disk across the grid, CUB-sorted cell lists).
 #include <cuda_runtime.h>
-#include <thrust/device_vector.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -30,11 +29,6 @@
 
 namespace granular::md {
 namespace {
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
-}
 
 __global__ void prime_kernel(EnsembleView v, int n_packings, double t) {
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
@@ -76,23 +70,25 @@ __global__ void advance_kernel(EnsembleView v, std::int64_t step0, double t0, st
 
 class CudaBackend final : public Backend {
  public:
-  void initialize(const EnsembleModel& m, EnsembleState& s) override {
-    DeviceEnsemble d;
-    d.upload(m, s);
-    const int n = m.n_packings();
-    prime_kernel<<<blocks(n), kThreads>>>(d.view(m), n, s.time(m));
-    check(cudaGetLastError(), "prime_kernel launch");
-    check(cudaDeviceSynchronize(), "prime_kernel");
-    d.download(s);
-  }
-
   explicit CudaBackend(int large_packing) : large_packing_(large_packing) {}
 
+  void initialize(const EnsembleModel& m, EnsembleState& s) override {
+    if (m.n_packings() == 0 || m.n_disks() == 0) return;  // an empty grid is a launch error
+    d_.upload(m, s);
+    const int n = m.n_packings();
+    prime_kernel<<<blocks(n), kThreads>>>(d_.view(m), n, s.time(m));
+    check_launch("prime_kernel");
+    d_.download(s);
+  }
+
   void advance(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) override {
-    DeviceEnsemble d;
-    d.upload(m, s);
+    if (m.n_packings() == 0 || m.n_disks() == 0 || steps <= 0) {
+      s.step += steps > 0 ? steps : 0;
+      return;
+    }
+    d_.upload(m, s);
     if (largest_packing(m) > large_packing_) {
-      advance_grid_wide(m, s, d, steps);
+      advance_grid_wide(m, s, d_, steps);
     } else {
       const std::size_t tile = largest_tile_bytes(make_view(m, s), m.n_packings());
       const bool in_shared = tile <= shared_memory_per_block();
@@ -102,11 +98,10 @@ class CudaBackend final : public Backend {
               "cudaFuncSetAttribute(advance_kernel)");
       }
       advance_kernel<<<m.n_packings(), threads_per_packing(m), in_shared ? tile : 0>>>(
-          d.view(m), s.step, s.t0, steps, in_shared);
-      check(cudaGetLastError(), "advance_kernel launch");
-      check(cudaDeviceSynchronize(), "advance_kernel");
+          d_.view(m), s.step, s.t0, steps, in_shared);
+      check_launch("advance_kernel");
     }
-    d.download(s);
+    d_.download(s);
     s.step += steps;
   }
 
@@ -137,19 +132,28 @@ class CudaBackend final : public Backend {
   }
 
   int large_packing_;  // packings above this many disks take the grid-wide path
+  DeviceEnsemble d_;   // the device copy, allocated once and reused by every call
 };
 
 }  // namespace
 
 bool cuda_backend_built() { return true; }
 
-bool cuda_device_available() {
+std::string cuda_unavailable_reason() {
   int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    return std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e) + " (" +
+           cudaGetErrorName(e) + ")";
+  }
+  return count > 0 ? "" : "no CUDA device is present";
 }
 
+bool cuda_device_available() { return cuda_unavailable_reason().empty(); }
+
 std::unique_ptr<Backend> make_cuda_backend(int large_packing) {
-  if (!cuda_device_available()) throw std::runtime_error("no CUDA device is available");
+  const std::string why = cuda_unavailable_reason();
+  if (!why.empty()) throw std::runtime_error("no CUDA device is available: " + why);
   return std::make_unique<CudaBackend>(large_packing);
 }
 

@@ -6,7 +6,6 @@
 // the sort needs no tie rule to reproduce the CPU's lists. The rebuild decision is copied to
 // the host every step (one small transfer), which keeps the launch sequence simple.
 #include <cuda_runtime.h>
-#include <thrust/device_vector.h>
 
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
@@ -23,11 +22,6 @@ namespace {
 constexpr int kThreads = 128;
 
 int blocks_for(int n) { return (n + kThreads - 1) / kThreads; }
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(e));
-}
 
 // predict every disk of the packings that are healthy at the start of the step; records that
 // health in `active` for the later stages of the step and flags packings that must rebuild.
@@ -164,7 +158,6 @@ __global__ void correct_kernel(EnsembleView v, const int* disk_packing, int n_di
 
 void advance_grid_wide(const EnsembleModel& m, const EnsembleState& s, DeviceEnsemble& d,
                        std::int64_t steps) {
-  using thrust::raw_pointer_cast;
   const int n_disks = m.n_disks();
   const int n_packings = m.n_packings();
   const EnsembleView v = d.view(m);
@@ -174,48 +167,50 @@ void advance_grid_wide(const EnsembleModel& m, const EnsembleState& s, DeviceEns
   for (int p = 0; p < n_packings; ++p) {
     for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) h_disk_packing[i] = p;
   }
-  const thrust::device_vector<int> d_disk_packing = h_disk_packing;
-  const int* disk_packing = raw_pointer_cast(d_disk_packing.data());
-  thrust::device_vector<int> d_active(n_packings, 0), d_rebuild(n_packings, 0);
-  thrust::device_vector<unsigned> d_keys(n_disks), d_sorted_keys(n_disks);
-  thrust::device_vector<int> d_ids(n_disks), d_sorted_ids(n_disks);
-  int* active = raw_pointer_cast(d_active.data());
-  int* rebuild = raw_pointer_cast(d_rebuild.data());
+  DeviceArray<int> d_disk_packing, d_active, d_rebuild, d_ids, d_sorted_ids;
+  DeviceArray<unsigned> d_keys, d_sorted_keys;
+  d_disk_packing.upload(h_disk_packing, "upload of the disks' packings");
+  d_active.resize(n_packings, "allocation of the active flags");
+  d_rebuild.resize(n_packings, "allocation of the rebuild flags");
+  d_keys.resize(n_disks, "allocation of the sort keys");
+  d_sorted_keys.resize(n_disks, "allocation of the sort keys");
+  d_ids.resize(n_disks, "allocation of the sort values");
+  d_sorted_ids.resize(n_disks, "allocation of the sort values");
+  const int* disk_packing = d_disk_packing.data();
+  int* active = d_active.data();
+  int* rebuild = d_rebuild.data();
 
   // CUB's scratch space for the radix sort, sized once
   std::size_t scratch_bytes = 0;
-  check(cub::DeviceRadixSort::SortPairs(nullptr, scratch_bytes, raw_pointer_cast(d_keys.data()),
-                                        raw_pointer_cast(d_sorted_keys.data()),
-                                        raw_pointer_cast(d_ids.data()),
-                                        raw_pointer_cast(d_sorted_ids.data()), n_disks),
+  check(cub::DeviceRadixSort::SortPairs(nullptr, scratch_bytes, d_keys.data(),
+                                        d_sorted_keys.data(), d_ids.data(), d_sorted_ids.data(),
+                                        n_disks),
         "radix sort sizing");
-  thrust::device_vector<unsigned char> d_scratch(scratch_bytes);
+  DeviceArray<unsigned char> d_scratch;
+  d_scratch.resize(scratch_bytes, "allocation of the radix sort's scratch");
 
   std::vector<int> h_rebuild(n_packings);
   const int disk_blocks = blocks_for(n_disks);
   for (std::int64_t k = 1; k <= steps; ++k) {
     const double t_end = s.t0 + static_cast<double>(s.step + k) * m.dt;
-    thrust::fill(d_rebuild.begin(), d_rebuild.end(), 0);
+    d_rebuild.zero("reset of the rebuild flags");
     predict_kernel<<<disk_blocks, kThreads>>>(v, disk_packing, n_disks, active, rebuild);
     check(cudaGetLastError(), "predict_kernel");
 
     // rebuild_if_needed, for the packings that asked
-    thrust::copy(d_rebuild.begin(), d_rebuild.end(), h_rebuild.begin());
+    d_rebuild.download(h_rebuild, "download of the rebuild flags");
     bool any = false;
     for (int r : h_rebuild) any = any || r != 0;
     if (any) {
       grid_kernel<<<n_packings, kThreads>>>(v, rebuild);
-      cell_key_kernel<<<disk_blocks, kThreads>>>(v, disk_packing, n_disks,
-                                                 raw_pointer_cast(d_keys.data()),
-                                                 raw_pointer_cast(d_ids.data()));
-      check(cub::DeviceRadixSort::SortPairs(
-                raw_pointer_cast(d_scratch.data()), scratch_bytes, raw_pointer_cast(d_keys.data()),
-                raw_pointer_cast(d_sorted_keys.data()), raw_pointer_cast(d_ids.data()),
-                raw_pointer_cast(d_sorted_ids.data()), n_disks),
+      cell_key_kernel<<<disk_blocks, kThreads>>>(v, disk_packing, n_disks, d_keys.data(),
+                                                 d_ids.data());
+      check(cub::DeviceRadixSort::SortPairs(d_scratch.data(), scratch_bytes, d_keys.data(),
+                                            d_sorted_keys.data(), d_ids.data(),
+                                            d_sorted_ids.data(), n_disks),
             "radix sort");
-      cell_start_kernel<<<n_packings, kThreads>>>(v, rebuild,
-                                                  raw_pointer_cast(d_sorted_keys.data()),
-                                                  raw_pointer_cast(d_sorted_ids.data()));
+      cell_start_kernel<<<n_packings, kThreads>>>(v, rebuild, d_sorted_keys.data(),
+                                                  d_sorted_ids.data());
       neighbor_kernel<<<disk_blocks, kThreads>>>(v, disk_packing, n_disks, rebuild);
       reference_kernel<<<disk_blocks, kThreads>>>(v, disk_packing, n_disks, rebuild);
       check(cudaGetLastError(), "rebuild kernels");

@@ -183,10 +183,8 @@ Options parse_options(const std::vector<std::string>& args) {
         throw UsageError{"--backend: expected cpu or cuda, got " + granular::io::quoted(value)};
       }
       if (value == "cuda" && !granular::md::cuda_device_available()) {
-        throw UsageError{"--backend cuda: no CUDA device is available" +
-                         std::string(granular::md::cuda_backend_built()
-                                         ? ""
-                                         : " (this build has no CUDA backend)")};
+        throw UsageError{"--backend cuda: no CUDA device is available: " +
+                         granular::md::cuda_unavailable_reason()};
       }
       o.backend = value;
     } else if (!a.empty() && a[0] == '-') {

@@ -1,5 +1,6 @@
 // Stand-ins for the CUDA backend in a build without CUDA (GRANULAR_CUDA=OFF or no nvcc).
 #include <stdexcept>
+#include <string>
 
 #include "granular/md/backend.hpp"
 
@@ -9,6 +10,10 @@ namespace granular::md {
 bool cuda_backend_built() { return false; }
 
 bool cuda_device_available() { return false; }
+
+std::string cuda_unavailable_reason() {
+  return "this build of granular has no CUDA backend (configure with GRANULAR_CUDA=ON)";
+}
 
 std::unique_ptr<Backend> make_cuda_backend(int) {
   throw std::runtime_error(

@@ -31,6 +31,10 @@ bool cuda_backend_built();
 // True when this build has the CUDA backend and a device is present.
 bool cuda_device_available();
 
+// Why the CUDA backend cannot run here ("" when it can): no CUDA in this build, the driver's
+// answer (e.g. a driver too old for the CUDA runtime), or no device.
+std::string cuda_unavailable_reason();
+
 // The CUDA backend (kernels/cuda_backend.cu): the same step stages launched on the device, a
 // block per packing; when some packing has more than `large_packing` disks, a thread per disk
 // across the whole grid (kernels/cuda_grid_path.cu). Throws std::runtime_error when the build
