@@ -68,15 +68,13 @@ struct DeviceEnsemble {
     d_inertia.upload(m.inertia, "upload of the inertias");
     d_inv_mass.upload(m.inv_mass, "upload of the inverse masses");
     d_inv_inertia.upload(m.inv_inertia, "upload of the inverse inertias");
-    for_each_state_array(s, [](auto& d, const auto& h, const char*) {
-      d.upload(h, "upload of the state");
-    });
+    for_each_state_array(
+        s, [](auto& d, const auto& h, const char*) { d.upload(h, "upload of the state"); });
   }
 
   void download(EnsembleState& s) {
-    for_each_state_array(s, [](auto& d, auto& h, const char*) {
-      d.download(h, "download of the state");
-    });
+    for_each_state_array(
+        s, [](auto& d, auto& h, const char*) { d.download(h, "download of the state"); });
   }
 
   EnsembleView view(const EnsembleModel& m) const {

@@ -8,6 +8,15 @@
 #define GRANULAR_HD
 #endif
 
+// Before a GRANULAR_HD template over a scheduling policy (a Block or Grid): its device
+// instantiation calls the policy's __device__ members, its host one the host policy's; nvcc
+// otherwise warns that the __host__ side of the instantiation calls __device__ code.
+#if defined(__CUDACC__)
+#define GRANULAR_HD_POLICY_TEMPLATE _Pragma("nv_exec_check_disable")
+#else
+#define GRANULAR_HD_POLICY_TEMPLATE
+#endif
+
 #if !defined(NDEBUG) && !defined(__CUDA_ARCH__)
 #include <cassert>
 #define GRANULAR_ASSERT(cond) assert(cond)

@@ -26,9 +26,7 @@ struct SerialBlock {
 // Advances packing p by `steps` steps from step `step0` (time t0 + step · dt) on `block`:
 // predict -> rebuild_if_needed -> forces (per disk, full lists: each disk sums its own contacts,
 // no floating-point atomics) -> correct. Stops early when the packing's status is set.
-#if defined(__CUDACC__)
-#pragma nv_exec_check_disable
-#endif
+GRANULAR_HD_POLICY_TEMPLATE
 template <class Block>
 GRANULAR_HD void advance_packing_on_block(const Block& block, const EnsembleView& v, int p,
                                           std::int64_t step0, double t0, std::int64_t steps) {

@@ -76,36 +76,50 @@ GRANULAR_HD inline int cell_column(const CellGrid& g, double x) {
   return c >= g.nx - 1 ? g.nx - 1 : static_cast<int>(c);
 }
 
+// Cell of a disk at (x, y) in grid g.
+GRANULAR_HD inline int disk_cell(const CellGrid& g, double x, double y) {
+  return cell_row(g, y) * g.nx + cell_column(g, x);
+}
+
+// Packing p's cell_start entries: cells 0 … nx·ny of its grid (one past the last).
+GRANULAR_HD inline int* packing_cell_start(const EnsembleView& v, int p) {
+  return v.cell_start + v.cell_offset[p] + p;
+}
+
+// Sets the rows of packing p's grid for disks whose heights span [y_lo, y_hi]: row 0 starts at
+// y_lo, and the rows in use are as many as the span needs, within those allocated.
+GRANULAR_HD inline void set_grid_rows(const EnsembleView& v, int p, double y_lo, double y_hi) {
+  CellGrid& g = v.grids[p];
+  const int rows_allocated = (v.cell_offset[p + 1] - v.cell_offset[p]) / g.nx;
+  g.y_min = y_lo;
+  const int rows = static_cast<int>(floor((y_hi - y_lo) / g.size)) + 1;
+  g.ny = rows < rows_allocated ? (rows > 0 ? rows : 1) : rows_allocated;
+}
+
 // Bins packing p's disks into its cell grid by a counting sort (serial within the packing, so
-// the order of cell_disks is deterministic). Also records the rebuild positions.
+// the order of cell_disks is deterministic: ascending disk index within a cell). Also records
+// the rebuild positions.
 GRANULAR_HD inline void bin_packing(const EnsembleView& v, int p) {
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
-  CellGrid& g = v.grids[p];
-  const int rows_allocated = (v.cell_offset[p + 1] - v.cell_offset[p]) / g.nx;
   double y_lo = v.y[first];
   double y_hi = v.y[first];
   for (int i = first; i < last; ++i) {
     y_lo = fmin(y_lo, v.y[i]);
     y_hi = fmax(y_hi, v.y[i]);
   }
-  g.y_min = y_lo;
-  const int rows = static_cast<int>(floor((y_hi - y_lo) / g.size)) + 1;
-  g.ny = rows < rows_allocated ? (rows > 0 ? rows : 1) : rows_allocated;
+  set_grid_rows(v, p, y_lo, y_hi);
+  const CellGrid& g = v.grids[p];
   const int n_cells = g.nx * g.ny;
 
   // counting sort: cell_start[c] counts, then prefix sums, then scatter
-  int* start = v.cell_start + v.cell_offset[p] + p;
+  int* start = packing_cell_start(v, p);
   for (int c = 0; c <= n_cells; ++c) start[c] = 0;
-  for (int i = first; i < last; ++i) {
-    const int c = cell_row(g, v.y[i]) * g.nx + cell_column(g, v.x[i]);
-    ++start[c + 1];
-  }
+  for (int i = first; i < last; ++i) ++start[disk_cell(g, v.x[i], v.y[i]) + 1];
   for (int c = 0; c < n_cells; ++c) start[c + 1] += start[c];
   for (int i = first; i < last; ++i) {
-    const int c = cell_row(g, v.y[i]) * g.nx + cell_column(g, v.x[i]);
     // start[c] is used as the fill cursor and restored below
-    v.cell_disks[first + start[c]++] = i;
+    v.cell_disks[first + start[disk_cell(g, v.x[i], v.y[i])]++] = i;
   }
   for (int c = n_cells; c > 0; --c) start[c] = start[c - 1];
   start[0] = 0;
@@ -121,7 +135,7 @@ GRANULAR_HD inline void bin_packing(const EnsembleView& v, int p) {
 GRANULAR_HD inline bool build_neighbors(const EnsembleView& v, int p, int i) {
   const CellGrid& g = v.grids[p];
   const int first = v.offset[p];
-  const int* start = v.cell_start + v.cell_offset[p] + p;
+  const int* start = packing_cell_start(v, p);
   int* list = v.neighbors + i * v.max_neighbors;
   int count = 0;
   bool ok = true;
