@@ -1,10 +1,10 @@
 // CUDA backend: thin launch glue over the GRANULAR_HD stages of step.hpp. A block per
-// packing, a thread per disk, running advance_packing_on_block (block_step.hpp): predict ->
-// rebuild_if_needed -> forces (per disk, full lists: each disk sums its own contacts, no
-// floating-point atomics) -> correct, with barriers between the stages. The same function with
-// one host thread reproduces the CPU backend's trajectories bitwise (tests/unit/md/
-// step_test.cpp, StepForceSchedules), so both backends run the same physics. Integer atomics
-// only set status flags.
+// packing, running advance_packing_on_block (block_step.hpp): predict (a thread per disk) ->
+// rebuild_if_needed -> forces (a thread per touching pair, then each disk sums its pairs in the
+// CPU's order, no floating-point atomics) -> correct, with barriers between the stages. The
+// same function run by one host thread reproduces the CPU backend's trajectories bitwise
+// (tests/unit/md/step_test.cpp, StepForceSchedules), so both backends run the same physics.
+// Integer atomics only set status flags.
 // When the largest packing's tile (include/granular/md/packing_tile.hpp, ~1 kB per disk)
 // fits in a block's shared memory, each block copies its packing into shared memory, runs all
 // the launch's steps there and copies it back (the same steps on a tile view, tested on the
@@ -37,36 +37,69 @@ __global__ void prime_kernel(EnsembleView v, int n_packings, double t) {
 
 // The threads of a CUDA block, for advance_packing_on_block (block_step.hpp).
 struct CudaBlock {
-  __device__ int thread() const { return threadIdx.x; }
-  __device__ int threads() const { return blockDim.x; }
+  template <class F>
+  __device__ void for_each(int begin, int end, F&& f) const {
+    for (int k = begin + static_cast<int>(threadIdx.x); k < end; k += blockDim.x) f(k);
+  }
+  __device__ bool first_thread() const { return threadIdx.x == 0; }
   __device__ void barrier() const { __syncthreads(); }
   __device__ bool barrier_or(bool any) const { return __syncthreads_or(any ? 1 : 0) != 0; }
   __device__ void raise(std::uint32_t* status, std::uint32_t flag) const { atomicOr(status, flag); }
+  // the drive's phase once per packing and step, not once per thread
+  __device__ PackingWalls walls(const PackingParams& pp, double t_end) const {
+    __shared__ PackingWalls shared;
+    if (threadIdx.x == 0) shared = packing_walls(pp, t_end);
+    __syncthreads();
+    return shared;
+  }
 };
 
 // The block of packing p advances it by `steps` steps over view v (global memory or the
 // packing's tile).
-__device__ void advance_packing(const EnsembleView& v, int p, std::int64_t step0, double t0,
-                                std::int64_t steps) {
-  advance_packing_on_block(CudaBlock{}, v, p, step0, t0, steps);
+__device__ void advance_packing(const EnsembleView& v, const PairScratch& pairs, int p,
+                                std::int64_t step0, double t0, std::int64_t steps) {
+  advance_packing_on_block(CudaBlock{}, v, pairs, p, step0, t0, steps);
 }
 
 // One block advances packing blockIdx.x by `steps` steps; in shared memory when `in_shared`
 // (the launch then provides the largest packing's tile bytes of dynamic shared memory).
-__global__ void advance_kernel(EnsembleView v, std::int64_t step0, double t0, std::int64_t steps,
-                               bool in_shared) {
+__global__ void advance_kernel(EnsembleView v, PairScratch pairs, std::int64_t step0, double t0,
+                               std::int64_t steps, bool in_shared) {
   const int p = blockIdx.x;
   if (!in_shared) {
-    advance_packing(v, p, step0, t0, steps);
+    advance_packing(v, pairs, p, step0, t0, steps);
     return;
   }
   extern __shared__ __align__(tile_alignment) unsigned char tile[];
   copy_packing_to_tile(v, p, tile, threadIdx.x, blockDim.x);
   __syncthreads();
-  advance_packing(tile_view(v, p, tile), p, step0, t0, steps);
+  advance_packing(tile_view(v, p, tile), pairs, p, step0, t0, steps);
   __syncthreads();
   copy_tile_to_packing(tile, v, p, threadIdx.x, blockDim.x);
 }
+
+// Device storage of the pair schedule's scratch (pair_forces.hpp), sized for the model.
+struct DevicePairs {
+  DeviceArray<int> touch_count, touch_pair, pair_first, pair_total;
+  DeviceArray<unsigned char> touch_slot;
+  DeviceArray<std::uint64_t> fresh;
+  DeviceArray<PairContact> pairs;
+
+  PairScratch allocate(const EnsembleModel& m) {
+    const std::size_t n = static_cast<std::size_t>(m.n_disks());
+    const std::size_t slots = n * static_cast<std::size_t>(m.neighbor.max_contacts);
+    const char* what = "allocation of the pair scratch";
+    touch_count.resize(n, what);
+    touch_slot.resize(slots, what);
+    touch_pair.resize(slots, what);
+    fresh.resize(n, what);
+    pair_first.resize(n, what);
+    pair_total.resize(static_cast<std::size_t>(m.n_packings()), what);
+    pairs.resize(n * static_cast<std::size_t>(pairs_per_disk(m.neighbor.max_contacts)), what);
+    return {touch_count.data(), touch_slot.data(), touch_pair.data(), fresh.data(),
+            pair_first.data(),  pair_total.data(), pairs.data()};
+  }
+};
 
 class CudaBackend final : public Backend {
  public:
@@ -97,8 +130,9 @@ class CudaBackend final : public Backend {
                                    static_cast<int>(tile)),
               "cudaFuncSetAttribute(advance_kernel)");
       }
+      const PairScratch pairs = pairs_.allocate(m);
       advance_kernel<<<m.n_packings(), threads_per_packing(m), in_shared ? tile : 0>>>(
-          d_.view(m), s.step, s.t0, steps, in_shared);
+          d_.view(m), pairs, s.step, s.t0, steps, in_shared);
       check_launch("advance_kernel");
     }
     d_.download(s);
@@ -133,6 +167,7 @@ class CudaBackend final : public Backend {
 
   int large_packing_;  // packings above this many disks take the grid-wide path
   DeviceEnsemble d_;   // the device copy, allocated once and reused by every call
+  DevicePairs pairs_;  // the pair schedule's scratch, likewise
 };
 
 }  // namespace

@@ -47,18 +47,19 @@ struct Run {
   EnsembleState state;
 };
 
-Run vibrated_ensemble() {
+// `packings` vibrated packings of `disks` disks on lattices `columns` wide (Γ from 1 to 3).
+Run vibrated_ensemble(int packings, int disks, int columns) {
   Run r;
   r.model.dt = 2e-5;
   r.model.neighbor.skin = 0.004;
   std::vector<double> x, y;
-  for (int p = 0; p < 3; ++p) {
-    const test::Scene s = test::jittered_lattice(30, 6, 0.015, 0.025, 0.004, 40 + p);
+  for (int p = 0; p < packings; ++p) {
+    const test::Scene s = test::jittered_lattice(disks, columns, 0.015, 0.025, 0.004, 40 + p);
     PackingParams pp{};
-    pp.box_width = test::lattice_box_width(6, 0.025, 0.004);
+    pp.box_width = test::lattice_box_width(columns, 0.025, 0.004);
     pp.gravity = 9.8;
     pp.drive_omega = 2.0 * 3.141592653589793 * 80.0;
-    pp.drive_amplitude = (1.0 + p) * 9.8 / (pp.drive_omega * pp.drive_omega);
+    pp.drive_amplitude = (1.0 + p % 3) * 9.8 / (pp.drive_omega * pp.drive_omega);
     pp.disk_disk = {1e4, 7.7e3, 0.1, 0.1};
     pp.disk_wall = pp.disk_disk;
     r.model.add_packing(pp, s.radii, 3.57);
@@ -68,6 +69,9 @@ Run vibrated_ensemble() {
   r.state = make_state(r.model, x, y, -0.02);
   return r;
 }
+
+// Three vibrated packings of 30 disks.
+Run vibrated_ensemble() { return vibrated_ensemble(3, 30, 6); }
 
 // Skips (or, with GRANULAR_REQUIRE_CUDA set, fails) a test of backend B where it cannot run.
 template <class B>
@@ -98,6 +102,39 @@ TYPED_TEST(BackendTest, MatchesTheSingleThreadCpuReferenceBitwise) {
   EXPECT_EQ(tested.state.theta, reference.state.theta);
   EXPECT_EQ(tested.state.omega, reference.state.omega);
   EXPECT_EQ(tested.state.status, std::vector<std::uint32_t>(3, status_ok));
+}
+
+// The shapes the kernel meets (issue 10): 60-disk thesis packings (two warps, a tile above
+// 48 KB), a 300-disk packing (the global-memory block path) and 1 000 packings.
+template <class B>
+void expect_matches_cpu(Run reference, std::int64_t steps) {
+  Run tested = reference;
+  auto cpu = make_cpu_backend(2);
+  auto backend = B::make();
+  cpu->initialize(reference.model, reference.state);
+  backend->initialize(tested.model, tested.state);
+  cpu->advance(reference.model, reference.state, steps);
+  backend->advance(tested.model, tested.state, steps);
+  EXPECT_EQ(tested.state.x, reference.state.x);
+  EXPECT_EQ(tested.state.y, reference.state.y);
+  EXPECT_EQ(tested.state.theta, reference.state.theta);
+  EXPECT_EQ(tested.state.omega, reference.state.omega);
+  EXPECT_EQ(tested.state.status, reference.state.status);
+}
+
+TYPED_TEST(BackendTest, SixtyDiskPackings) {
+  if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
+  expect_matches_cpu<TypeParam>(vibrated_ensemble(8, 60, 8), 10000);
+}
+
+TYPED_TEST(BackendTest, ThreeHundredDiskPacking) {
+  if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
+  expect_matches_cpu<TypeParam>(vibrated_ensemble(1, 300, 12), 5000);
+}
+
+TYPED_TEST(BackendTest, ThousandPackings) {
+  if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
+  expect_matches_cpu<TypeParam>(vibrated_ensemble(1000, 20, 5), 2000);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../support/pair_scratch.hpp"
 #include "../../support/scenes.hpp"
 #include "granular/constants.hpp"
 #include "granular/md/backend.hpp"
@@ -190,6 +191,7 @@ TEST(PackingTile, TiledKernelStepsReproduceTheCpuBackendBitwise) {
   const std::vector<std::int64_t> rebuilds_before = tiled.state.rebuild_count;
 
   const std::int64_t steps = 300;
+  test::HostPairScratch pairs(m);
   for (int launch = 0; launch < 3; ++launch) {
     backend->advance(cpu.model, cpu.state, steps);
     for (int p = 0; p < m.n_packings(); ++p) {
@@ -198,7 +200,7 @@ TEST(PackingTile, TiledKernelStepsReproduceTheCpuBackendBitwise) {
       const EnsembleState before = tiled.state;
       TileBuffer tile(tile_bytes(global, p));
       copy_packing_to_tile(global, p, tile.data(), 0, 1);
-      advance_packing_on_block(SerialBlock{}, tile_view(global, p, tile.data()), p,
+      advance_packing_on_block(SerialBlock{}, tile_view(global, p, tile.data()), pairs.view, p,
                                tiled.state.step, tiled.state.t0, steps);
       // the steps wrote per-disk data only into the tile, and nothing behind it
       expect_unchanged_outside(m, before, tiled.state, p, true, "while stepping the tile");

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../../support/pair_scratch.hpp"
 #include "../../support/scenes.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/block_step.hpp"
@@ -219,8 +220,9 @@ void kernel_stage_order_matches_cpu(Integrator integrator) {
   backend->advance(cpu.model, cpu.state, steps);
 
   const EnsembleView v = make_view(emulated.model, emulated.state);
+  test::HostPairScratch pairs(emulated.model);
   for (int p = 0; p < emulated.model.n_packings(); ++p) {
-    advance_packing_on_block(SerialBlock{}, v, p, 0, emulated.state.t0, steps);
+    advance_packing_on_block(SerialBlock{}, v, pairs.view, p, 0, emulated.state.t0, steps);
     ASSERT_EQ(emulated.state.status[p], status_ok);
   }
   emulated.state.step = steps;
@@ -305,8 +307,9 @@ TEST(StepPacking, LeavingTheDomainStopsOnlyItsPacking) {
       const auto advance = [&](Ensemble& e) {
         if (!block) return backend->advance(e.model, e.state, 20);
         const EnsembleView v = make_view(e.model, e.state);
+        test::HostPairScratch pairs(e.model);
         for (int p = 0; p < e.model.n_packings(); ++p) {
-          advance_packing_on_block(SerialBlock{}, v, p, e.state.step, e.state.t0, 20);
+          advance_packing_on_block(SerialBlock{}, v, pairs.view, p, e.state.step, e.state.t0, 20);
         }
         e.state.step += 20;
       };

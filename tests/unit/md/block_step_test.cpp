@@ -1,0 +1,137 @@
+// Tests for include/granular/md/block_step.hpp with its pair schedule (pair_forces.hpp): the
+// CUDA block's stages replayed on the host equal the CPU backend bitwise on the shapes the
+// kernel meets: a 60-disk thesis packing (two warps, a tile above 48 KB), a 300-disk packing
+// (too large for shared memory: the global-memory block path) and an ensemble of 1 000
+// packings; and they do so when every stage visits its threads in a scrambled order, as the
+// lanes of a GPU may.
+#include "granular/md/block_step.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "../../support/pair_scratch.hpp"
+#include "../../support/scenes.hpp"
+#include "granular/constants.hpp"
+#include "granular/md/backend.hpp"
+#include "granular/md/packing_tile.hpp"
+#include "granular/md/state.hpp"
+#include "granular/md/view.hpp"
+
+namespace granular::md {
+namespace {
+
+// A block whose stages visit their indices in a fresh random order each time.
+struct ScrambledBlock {
+  std::mt19937* random;
+  template <class F>
+  void for_each(int begin, int end, F&& f) const {
+    std::vector<int> order(std::max(0, end - begin));
+    std::iota(order.begin(), order.end(), begin);
+    std::shuffle(order.begin(), order.end(), *random);
+    for (int k : order) f(k);
+  }
+  bool first_thread() const { return true; }
+  void barrier() const {}
+  bool barrier_or(bool any) const { return any; }
+  void raise(std::uint32_t* status, std::uint32_t flag) const { *status |= flag; }
+  PackingWalls walls(const PackingParams& pp, double t_end) const {
+    return packing_walls(pp, t_end);
+  }
+};
+
+struct Ensemble {
+  EnsembleModel model;
+  EnsembleState state;
+};
+
+// `packings` packings of `disks` thesis disks on jittered lattices `columns` wide with `gap`
+// between neighbours, driven at Γ from 0.3 to 0.9 (the bed stays packed), with damped contacts.
+Ensemble make_ensemble(int packings, int disks, int columns, double gap = 0.0005) {
+  Ensemble e;
+  e.model.integrator = Integrator::gear5;
+  e.model.dt = 2e-5;
+  e.model.neighbor.skin = 0.003;
+  std::vector<double> x, y;
+  for (int p = 0; p < packings; ++p) {
+    const test::Scene s = test::jittered_lattice(disks, columns, 0.015, 0.025, gap, 500 + p);
+    PackingParams pp{};
+    pp.box_width = test::lattice_box_width(columns, 0.025, gap);
+    pp.gravity = 9.8;
+    pp.drive_omega = 2.0 * pi * 80.0;
+    pp.gamma = 0.3 + 0.1 * (p % 7);
+    pp.drive_amplitude = pp.gamma * pp.gravity / (pp.drive_omega * pp.drive_omega);
+    pp.disk_disk = {1e4, 7.7e3, 2.0, 0.3};  // e_n ≈ 0.5: the bed settles within the test
+    pp.disk_wall = pp.disk_disk;
+    e.model.add_packing(pp, s.radii, 3.57);
+    x.insert(x.end(), s.x.begin(), s.x.end());
+    y.insert(y.end(), s.y.begin(), s.y.end());
+  }
+  e.state = make_state(e.model, x, y, -0.02);
+  return e;
+}
+
+// Steps `e` on the CPU and a copy through the block's stages; both must end bitwise equal.
+template <class Block>
+void expect_block_matches_cpu(Ensemble e, const Block& block, std::int64_t settle,
+                              std::int64_t steps) {
+  auto backend = make_cpu_backend(2);
+  backend->initialize(e.model, e.state);
+  backend->advance(e.model, e.state, settle);  // into contact first
+  Ensemble replay = e;
+  backend->advance(e.model, e.state, steps);
+
+  test::HostPairScratch pairs(replay.model);
+  const EnsembleView v = make_view(replay.model, replay.state);
+  for (int p = 0; p < replay.model.n_packings(); ++p) {
+    advance_packing_on_block(block, v, pairs.view, p, replay.state.step, replay.state.t0, steps);
+  }
+  replay.state.step += steps;
+  EXPECT_EQ(replay.state.x, e.state.x);
+  EXPECT_EQ(replay.state.y, e.state.y);
+  EXPECT_EQ(replay.state.theta, e.state.theta);
+  EXPECT_EQ(replay.state.omega, e.state.omega);
+  EXPECT_EQ(replay.state.status, e.state.status);
+  EXPECT_EQ(replay.state.rebuild_count, e.state.rebuild_count);
+  ASSERT_EQ(replay.state.contacts.size(), e.state.contacts.size());
+  int open = 0;
+  for (std::size_t k = 0; k < e.state.contacts.size(); ++k) {
+    ASSERT_EQ(replay.state.contacts[k].partner, e.state.contacts[k].partner) << k;
+    ASSERT_EQ(replay.state.contacts[k].skin.xi_anchor, e.state.contacts[k].skin.xi_anchor) << k;
+    open += e.state.contacts[k].partner >= 0;
+  }
+  // a bed in contact: hundreds of open contacts (a contact takes two slots)
+  EXPECT_GT(4 * open, e.model.n_disks());
+  for (std::uint32_t s : e.state.status) EXPECT_EQ(s, status_ok);
+}
+
+TEST(BlockStep, SixtyDiskPacking) {
+  const Ensemble e = make_ensemble(3, 60, 8);
+  // two warps of threads, and a tile above the 48 KB a block gets without opting in
+  const EnsembleView v = make_view(e.model, const_cast<EnsembleState&>(e.state));
+  EXPECT_GT(tile_bytes(v, 0), 48u * 1024u);
+  expect_block_matches_cpu(e, SerialBlock{}, 20000, 2000);
+}
+
+TEST(BlockStep, ThreeHundredDiskPackingOnTheGlobalMemoryPath) {
+  const Ensemble e = make_ensemble(1, 300, 12);
+  const EnsembleView v = make_view(e.model, const_cast<EnsembleState&>(e.state));
+  EXPECT_GT(tile_bytes(v, 0), 232448u);  // beyond an H100 block's shared memory
+  expect_block_matches_cpu(e, SerialBlock{}, 15000, 1000);
+}
+
+TEST(BlockStep, ThousandPackingEnsemble) {
+  expect_block_matches_cpu(make_ensemble(1000, 12, 4), SerialBlock{}, 8000, 200);
+}
+
+TEST(BlockStep, AnyThreadOrderGivesTheSameBits) {
+  std::mt19937 random(11);
+  expect_block_matches_cpu(make_ensemble(4, 60, 8), ScrambledBlock{&random}, 20000, 1500);
+}
+
+}  // namespace
+}  // namespace granular::md
