@@ -5,10 +5,12 @@
 // same function run by one host thread reproduces the CPU backend's trajectories bitwise
 // (tests/unit/md/step_test.cpp, StepForceSchedules), so both backends run the same physics.
 // Integer atomics only set status flags.
-// When the largest packing's tile (include/granular/md/packing_tile.hpp, ~1 kB per disk)
-// fits in a block's shared memory, each block copies its packing into shared memory, runs all
-// the launch's steps there and copies it back (the same steps on a tile view, tested on the
-// host in tests/unit/md/packing_tile_test.cpp); otherwise the blocks work on global memory.
+// Each block copies what its threads share of the packing (its tile:
+// include/granular/md/packing_tile.hpp, 60 B per disk) into shared memory, runs all the
+// launch's steps there and copies it back (the same steps on a tile view, tested on the host
+// in tests/unit/md/packing_tile_test.cpp); what one thread reads of its own disk stays in
+// global memory. A block's registers are bounded so that eight 64-thread blocks share an SM:
+// 1 000 60-disk packings then run in one wave on an H100's 132 SMs.
 // Packings larger than `large_packing` disks take the grid-wide path of cuda_grid_path.cu
 // instead (a thread per disk across the grid, CUB-sorted cell lists).
 #include <cuda_runtime.h>
@@ -30,10 +32,11 @@
 namespace granular::md {
 namespace {
 
-__global__ void prime_kernel(EnsembleView v, int n_packings, double t) {
-  const int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p < n_packings) prime_packing(v, p, t);
-}
+// Threads per block: a thread per disk, in whole warps, at most kMaxThreads (larger packings
+// give a thread several disks). Registers: at most 65 536 / (kMinBlocks · kMaxThreads) = 128
+// per thread, which also lets 8 blocks of 64 threads share an SM.
+constexpr int kMaxThreads = 256;
+constexpr int kMinBlocks = 2;
 
 // The threads of a CUDA block, for advance_packing_on_block (block_step.hpp).
 struct CudaBlock {
@@ -45,6 +48,23 @@ struct CudaBlock {
   __device__ void barrier() const { __syncthreads(); }
   __device__ bool barrier_or(bool any) const { return __syncthreads_or(any ? 1 : 0) != 0; }
   __device__ void raise(std::uint32_t* status, std::uint32_t flag) const { atomicOr(status, flag); }
+  __device__ int add(int* a, int n) const { return atomicAdd(a, n); }
+  // the packing's lowest and highest disk by atomic min/max of order-preserving keys
+  __device__ HeightRange height_range(const EnsembleView& v, int first, int last) const {
+    __shared__ unsigned long long lo, hi;
+    if (threadIdx.x == 0) {
+      lo = ~0ull;
+      hi = 0;
+    }
+    __syncthreads();
+    for (int i = first + static_cast<int>(threadIdx.x); i < last; i += blockDim.x) {
+      const unsigned long long key = height_key(v.y[i]);
+      atomicMin(&lo, key);
+      atomicMax(&hi, key);
+    }
+    __syncthreads();
+    return {height_of_key(lo), height_of_key(hi)};
+  }
   // the drive's phase once per packing and step, not once per thread
   __device__ PackingWalls walls(const PackingParams& pp, double t_end) const {
     __shared__ PackingWalls shared;
@@ -61,10 +81,17 @@ __device__ void advance_packing(const EnsembleView& v, const PairScratch& pairs,
   advance_packing_on_block(CudaBlock{}, v, pairs, p, step0, t0, steps);
 }
 
+// One block primes packing blockIdx.x at time t (its lists, forces and accelerations).
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
+    prime_kernel(EnsembleView v, PairScratch pairs, double t) {
+  prime_packing_on_block(CudaBlock{}, v, pairs, blockIdx.x, t);
+}
+
 // One block advances packing blockIdx.x by `steps` steps; in shared memory when `in_shared`
 // (the launch then provides the largest packing's tile bytes of dynamic shared memory).
-__global__ void advance_kernel(EnsembleView v, PairScratch pairs, std::int64_t step0, double t0,
-                               std::int64_t steps, bool in_shared) {
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks)
+    advance_kernel(EnsembleView v, PairScratch pairs, std::int64_t step0, double t0,
+                   std::int64_t steps, bool in_shared) {
   const int p = blockIdx.x;
   if (!in_shared) {
     advance_packing(v, pairs, p, step0, t0, steps);
@@ -107,19 +134,27 @@ class CudaBackend final : public Backend {
 
   void initialize(const EnsembleModel& m, EnsembleState& s) override {
     if (m.n_packings() == 0 || m.n_disks() == 0) return;  // an empty grid is a launch error
+    resident_ = nullptr;
     d_.upload(m, s);
-    const int n = m.n_packings();
-    prime_kernel<<<blocks(n), kThreads>>>(d_.view(m), n, s.time(m));
+    prime_kernel<<<m.n_packings(), threads_per_packing(m)>>>(d_.view(m), pairs_.allocate(m),
+                                                             s.time(m));
     check_launch("prime_kernel");
     d_.download(s);
   }
 
   void advance(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) override {
+    advance_resident(m, s, steps);
+    download(s);
+    resident_ = nullptr;  // the caller may change s now: upload it again next time
+  }
+
+  void advance_resident(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) override {
     if (m.n_packings() == 0 || m.n_disks() == 0 || steps <= 0) {
       s.step += steps > 0 ? steps : 0;
       return;
     }
-    d_.upload(m, s);
+    // the device copy is current when the last call left it for this state at this step
+    if (resident_ != &s || resident_step_ != s.step) d_.upload(m, s);
     if (largest_packing(m) > large_packing_) {
       advance_grid_wide(m, s, d_, steps);
     } else {
@@ -135,14 +170,21 @@ class CudaBackend final : public Backend {
           d_.view(m), pairs, s.step, s.t0, steps, in_shared);
       check_launch("advance_kernel");
     }
-    d_.download(s);
     s.step += steps;
+    resident_ = &s;
+    resident_step_ = s.step;
+    host_stale_ = true;
+  }
+
+  void download(EnsembleState& s) override {
+    if (!host_stale_ || resident_ != &s) return;
+    d_.download(s);
+    host_stale_ = false;
   }
 
   std::string name() const override { return "cuda"; }
 
  private:
-  static constexpr int kThreads = 64;
   // dynamic shared memory a block gets without opting in
   static constexpr std::size_t kDefaultSharedMemory = 48 * 1024;
   // the most dynamic shared memory a block can opt in to on this device (227 KB on an H100)
@@ -154,20 +196,24 @@ class CudaBackend final : public Backend {
           "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
     return static_cast<std::size_t>(bytes);
   }
-  static int blocks(int n) { return (n + kThreads - 1) / kThreads; }
   static int largest_packing(const EnsembleModel& m) {
     int largest = 1;
     for (int p = 0; p < m.n_packings(); ++p) largest = std::max(largest, m.packing_size(p));
     return largest;
   }
-  // a thread per disk of the largest packing, in whole warps, at most 256
+  // a thread per disk of the largest packing, in whole warps, at most kMaxThreads
   static int threads_per_packing(const EnsembleModel& m) {
-    return std::min(256, (largest_packing(m) + 31) / 32 * 32);
+    return std::min(kMaxThreads, (largest_packing(m) + 31) / 32 * 32);
   }
 
   int large_packing_;  // packings above this many disks take the grid-wide path
   DeviceEnsemble d_;   // the device copy, allocated once and reused by every call
   DevicePairs pairs_;  // the pair schedule's scratch, likewise
+  // the state whose newest copy is on the device (advance_resident), at which step, and
+  // whether the host's arrays lag behind it
+  const EnsembleState* resident_ = nullptr;
+  std::int64_t resident_step_ = 0;
+  bool host_stale_ = false;
 };
 
 }  // namespace

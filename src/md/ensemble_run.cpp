@@ -312,6 +312,8 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   reporter.update(phases[first_phase].phase, s.time(m), done, result.particle_steps,
                   result.advance_time_s, true);
   Clock::time_point last_checkpoint = Clock::now();
+  // the disks of the packings healthy at the start of the current chunk (for particle_steps)
+  double disks = healthy_disks(m, s);
   for (int k = first_phase; k < 3; ++k) {
     const auto& ph = phases[k];
     const bool resumed_phase = resume && k == first_phase;
@@ -323,16 +325,18 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
       const std::int64_t taken = ph.steps - left;
       const std::int64_t to_chunk_end = std::min(ph.steps, (taken / chunk + 1) * chunk) - taken;
       const std::int64_t steps = std::min(to_chunk_end, slicer.steps());
-      const double disks = healthy_disks(m, s);
       const Clock::time_point t_advance = Clock::now();
-      backend.advance(m, s, steps);
+      backend.advance_resident(m, s, steps);
+      const bool chunk_ends = steps == to_chunk_end;
+      if (chunk_ends) backend.download(s);  // the observers read the state
       const double elapsed = seconds_since(t_advance);
       slicer.took(steps, elapsed);
       result.advance_time_s += elapsed;
       result.particle_steps += disks * static_cast<double>(steps);
+      if (chunk_ends) disks = healthy_disks(m, s);
       left -= steps;
       done += steps;
-      if (steps == to_chunk_end) {
+      if (chunk_ends) {
         observe_energy(ph.phase);
         if (ph.phase == RunPhase::measure) observe_sample();
       }
@@ -344,6 +348,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
       const bool stop = options.stop && options.stop();
       const bool due = options.checkpoint_interval > 0.0 &&
                        seconds_since(last_checkpoint) >= options.checkpoint_interval;
+      if (stop || due) backend.download(s);
       if (options.on_checkpoint && (stop || due)) {
         const RunPosition pos{k,
                               left,

@@ -8,9 +8,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "../support/tiny_ensemble.hpp"
 #include "granular/io/run_case.hpp"
@@ -82,6 +85,56 @@ TEST(EnsembleRun, ResultsDoNotDependOnThreadCount) {
   for (std::size_t p = 0; p < a.packings.size(); ++p) {
     EXPECT_EQ(a.packings[p].omega_bar, b.packings[p].omega_bar);
   }
+}
+
+// A backend that keeps the state it advances to itself until download(), as the CUDA backend
+// does: the host's arrays go stale (poisoned here) between advance_resident and download.
+class LazyBackend final : public Backend {
+ public:
+  void initialize(const EnsembleModel& m, EnsembleState& s) override { cpu_->initialize(m, s); }
+  void advance(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) override {
+    advance_resident(m, s, steps);
+    download(s);
+  }
+  void advance_resident(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) override {
+    if (!own_) own_ = s;
+    cpu_->advance(m, *own_, steps);
+    s.step += steps;
+    for (double& x : s.x) x = std::nan("");  // whoever reads now reads garbage
+  }
+  void download(EnsembleState& s) override {
+    if (own_) s = *own_;
+  }
+  std::string name() const override { return "cpu"; }
+
+ private:
+  std::unique_ptr<Backend> cpu_ = make_cpu_backend(1);
+  std::optional<EnsembleState> own_;
+};
+
+// The run downloads before every observer call, checkpoint and return: with a backend that
+// keeps its state to itself it gives the CPU's observables and energies bitwise.
+TEST(EnsembleRun, ReadsTheStateOnlyAfterADownload) {
+  EnsembleCase c = tiny_case();
+  c.schedule = {0.05, 0.03, 0.05, 0.01};
+  std::vector<double> energies[2];
+  EnsembleResult results[2];
+  for (int lazy = 0; lazy < 2; ++lazy) {
+    std::unique_ptr<Backend> backend =
+        lazy ? std::unique_ptr<Backend>(new LazyBackend) : make_cpu_backend(1);
+    EnsembleObserver observer;
+    observer.on_energy = [&](double, RunPhase, const std::vector<PackingEnergy>& e) {
+      for (const PackingEnergy& pe : e) energies[lazy].push_back(pe.total());
+    };
+    EnsembleRunOptions options;
+    options.slice_steps = 300;  // several slices per chunk of 1 000 steps
+    results[lazy] = run_ensemble(c, *backend, observer, nullptr, options);
+  }
+  EXPECT_EQ(energies[1], energies[0]);
+  for (std::size_t p = 0; p < results[0].packings.size(); ++p) {
+    EXPECT_EQ(results[1].packings[p].omega_bar, results[0].packings[p].omega_bar);
+  }
+  EXPECT_EQ(results[1].particle_steps, results[0].particle_steps);
 }
 
 TEST(EnsembleRun, AveragesSkipUnhealthyPackings) {

@@ -18,6 +18,15 @@ class Backend {
   virtual void initialize(const EnsembleModel& m, EnsembleState& s) = 0;
   // Advances every healthy packing by `steps` steps.
   virtual void advance(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) = 0;
+  // The same, but a backend with its own memory (CUDA) may keep the new state there: s.step
+  // advances, the other arrays of s are current only after download(s). Between such calls
+  // the caller leaves s alone; a run advances a chunk in slices this way and downloads once
+  // for its observers.
+  virtual void advance_resident(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) {
+    advance(m, s, steps);
+  }
+  // Brings s up to date after advance_resident (nothing to do for the CPU).
+  virtual void download(EnsembleState& s) { static_cast<void>(s); }
   virtual std::string name() const = 0;
 };
 

@@ -4,6 +4,11 @@
 // thread in order (SerialBlock) or in a scrambled order (tests): the tests then exercise the
 // kernel's own code, all but its concurrency. The CPU backend steps packings with step_packing
 // (step.hpp) instead; both give the same bits.
+//
+// A Block policy provides: for_each(begin, end, f) (a stage's indices over the threads),
+// first_thread(), barrier(), barrier_or(any), raise(status, flags) (an atomic or), add(int*, n)
+// (an atomic add returning the old value), height_range(v, first, last) (the lowest and highest
+// y of the disks, block-wide) and walls(pp, t) (the packing's walls, evaluated once).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +19,12 @@
 #include "granular/md/view.hpp"
 
 namespace granular::md {
+
+// The lowest and highest height of a packing's disks.
+struct HeightRange {
+  double lo;
+  double hi;
+};
 
 // A block of one thread: every stage covers all its indices, in order, before the next starts,
 // as the barriers of a CUDA block ensure.
@@ -26,15 +37,134 @@ struct SerialBlock {
   GRANULAR_HD void barrier() const {}
   GRANULAR_HD bool barrier_or(bool any) const { return any; }
   GRANULAR_HD void raise(std::uint32_t* status, std::uint32_t flag) const { *status |= flag; }
-  // The packing's walls at t_end, evaluated once for the block.
+  GRANULAR_HD int add(int* a, int n) const {
+    const int old = *a;
+    *a += n;
+    return old;
+  }
+  GRANULAR_HD HeightRange height_range(const EnsembleView& v, int first, int last) const {
+    HeightRange r{v.y[first], v.y[first]};
+    for (int i = first; i < last; ++i) {
+      r.lo = fmin(r.lo, v.y[i]);
+      r.hi = fmax(r.hi, v.y[i]);
+    }
+    return r;
+  }
   GRANULAR_HD PackingWalls walls(const PackingParams& pp, double t_end) const {
     return packing_walls(pp, t_end);
   }
 };
 
+// bin_packing (step.hpp) spread over the block: the height range block-wide, the cell counts by
+// atomic adds, the sums on the first thread (a few hundred cells), the disks scattered by
+// atomic cursors and each cell's few disks put back in ascending order. cell_start, cell_disks,
+// the grid and the rebuild positions end as bin_packing leaves them.
+GRANULAR_HD_POLICY_TEMPLATE
+template <class Block>
+GRANULAR_HD void bin_packing_on_block(const Block& block, const EnsembleView& v, int p) {
+  const int first = v.offset[p];
+  const int last = v.offset[p + 1];
+  const HeightRange range = block.height_range(v, first, last);
+  if (block.first_thread()) set_grid_rows(v, p, range.lo, range.hi);
+  block.barrier();
+  const CellGrid g = v.grids[p];
+  const int n_cells = g.nx * g.ny;
+  int* start = packing_cell_start(v, p);
+  block.for_each(0, n_cells + 1, [&](int c) { start[c] = 0; });
+  block.barrier();
+  block.for_each(first, last,
+                 [&](int i) { block.add(&start[disk_cell(g, v.x[i], v.y[i]) + 1], 1); });
+  block.barrier();
+  if (block.first_thread()) {
+    for (int c = 0; c < n_cells; ++c) start[c + 1] += start[c];
+  }
+  block.barrier();
+  // start[c] is the fill cursor of cell c, which ends as the start of cell c + 1
+  block.for_each(first, last, [&](int i) {
+    v.cell_disks[first + block.add(&start[disk_cell(g, v.x[i], v.y[i])], 1)] = i;
+  });
+  block.barrier();
+  if (block.first_thread()) {
+    for (int c = n_cells; c > 0; --c) start[c] = start[c - 1];
+    start[0] = 0;
+  }
+  block.barrier();
+  block.for_each(0, n_cells, [&](int c) {
+    int* disks = v.cell_disks + first;
+    for (int k = start[c] + 1; k < start[c + 1]; ++k) {
+      const int disk = disks[k];
+      int at = k;
+      while (at > start[c] && disks[at - 1] > disk) {
+        disks[at] = disks[at - 1];
+        --at;
+      }
+      disks[at] = disk;
+    }
+  });
+  block.for_each(first, last, [&](int i) {
+    v.x_ref[i] = v.x[i];
+    v.y_ref[i] = v.y[i];
+  });
+  block.barrier();
+}
+
+// rebuild_neighbors (step.hpp) on the block: binning, then each disk's list and domain check.
+GRANULAR_HD_POLICY_TEMPLATE
+template <class Block>
+GRANULAR_HD void rebuild_on_block(const Block& block, const EnsembleView& v, int p) {
+  bin_packing_on_block(block, v, p);
+  block.for_each(v.offset[p], v.offset[p + 1], [&](int i) {
+    const std::uint32_t flags = rebuild_disk(v, p, i);
+    if (flags != 0) block.raise(v.status + p, flags);
+  });
+  if (block.first_thread()) ++v.rebuild_count[p];
+  block.barrier();
+}
+
+// Every disk's force and torque at time t (pair_forces.hpp: a pair per thread).
+GRANULAR_HD_POLICY_TEMPLATE
+template <class Block>
+GRANULAR_HD void forces_on_block(const Block& block, const EnsembleView& v,
+                                 const PairScratch& pairs, int p, double t) {
+  const int first = v.offset[p];
+  const int last = v.offset[p + 1];
+  const PackingWalls walls = block.walls(v.packings[p], t);
+  block.for_each(first, last, [&](int i) {
+    if (!book_disk_contacts(v, pairs, i)) block.raise(v.status + p, status_contact_overflow);
+  });
+  block.barrier();
+  if (block.first_thread()) number_packing_pairs(v, pairs, p);
+  block.barrier();
+  block.for_each(first, last, [&](int i) { list_disk_pairs(v, pairs, i); });
+  block.barrier();
+  block.for_each(0, pairs.pair_total[p], [&](int q) { evaluate_pair(v, pairs, p, q); });
+  block.barrier();
+  block.for_each(first, last, [&](int i) { sum_disk_forces(v, pairs, p, i, walls); });
+  block.barrier();
+}
+
+// prime_packing (step.hpp) on the block: the lists, the forces of the initial state at time t
+// and the accelerations they give.
+GRANULAR_HD_POLICY_TEMPLATE
+template <class Block>
+GRANULAR_HD void prime_packing_on_block(const Block& block, const EnsembleView& v,
+                                        const PairScratch& pairs, int p, double t) {
+  bool moved = false;
+  block.for_each(v.offset[p], v.offset[p + 1],
+                 [&](int i) { moved = moved_beyond_half_skin(v, i) || moved; });
+  if (block.barrier_or(moved)) rebuild_on_block(block, v, p);
+  forces_on_block(block, v, pairs, p, t);
+  block.for_each(v.offset[p], v.offset[p + 1], [&](int i) {
+    v.ax[i] = v.fx[i] * v.inv_mass[i];
+    v.ay[i] = v.fy[i] * v.inv_mass[i];
+    v.alpha[i] = v.torque[i] * v.inv_inertia[i];
+  });
+  block.barrier();
+}
+
 // Advances packing p by `steps` steps from step `step0` (time t0 + step · dt) on `block`:
-// predict -> rebuild_if_needed -> forces per touching pair (pair_forces.hpp) -> correct.
-// Stops early when the packing's status is set. `pairs` is the pair schedule's scratch.
+// predict -> rebuild_if_needed -> forces -> correct. Stops early when the packing's status is
+// set. `pairs` is the pair schedule's scratch.
 GRANULAR_HD_POLICY_TEMPLATE
 template <class Block>
 GRANULAR_HD void advance_packing_on_block(const Block& block, const EnsembleView& v,
@@ -42,9 +172,8 @@ GRANULAR_HD void advance_packing_on_block(const Block& block, const EnsembleView
                                           double t0, std::int64_t steps) {
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
-  std::uint32_t* status = v.status + p;
   for (std::int64_t k = 1; k <= steps; ++k) {
-    if (*status != status_ok) break;  // uniform: every thread reads it after a barrier
+    if (v.status[p] != status_ok) break;  // uniform: every thread reads it after a barrier
     const double t_end = t0 + static_cast<double>(step0 + k) * v.dt;
 
     bool moved = false;
@@ -52,35 +181,10 @@ GRANULAR_HD void advance_packing_on_block(const Block& block, const EnsembleView
       predict_disk(v, i);
       moved = moved_beyond_half_skin(v, i) || moved;
     });
-
-    // rebuild_if_needed (binning is serial within the packing, so its order is deterministic)
-    if (block.barrier_or(moved)) {
-      if (block.first_thread()) bin_packing(v, p);
-      block.barrier();
-      block.for_each(first, last, [&](int i) {
-        const std::uint32_t flags = rebuild_disk(v, p, i);
-        if (flags != 0) block.raise(status, flags);
-      });
-      if (block.first_thread()) ++v.rebuild_count[p];
-      block.barrier();
-    }
-
-    // forces, a pair per thread, then correct once every disk has its force
-    const PackingWalls walls = block.walls(v.packings[p], t_end);
+    if (block.barrier_or(moved)) rebuild_on_block(block, v, p);
+    forces_on_block(block, v, pairs, p, t_end);
     block.for_each(first, last, [&](int i) {
-      if (!book_disk_contacts(v, pairs, i)) block.raise(status, status_contact_overflow);
-    });
-    block.barrier();
-    if (block.first_thread()) number_packing_pairs(v, pairs, p);
-    block.barrier();
-    block.for_each(first, last, [&](int i) { list_disk_pairs(v, pairs, i); });
-    block.barrier();
-    block.for_each(0, pairs.pair_total[p], [&](int q) { evaluate_pair(v, pairs, p, q); });
-    block.barrier();
-    block.for_each(first, last, [&](int i) { sum_disk_forces(v, pairs, p, i, walls); });
-    block.barrier();
-    block.for_each(first, last, [&](int i) {
-      if (!correct_disk(v, i)) block.raise(status, status_non_finite);
+      if (!correct_disk(v, i)) block.raise(v.status + p, status_non_finite);
     });
     block.barrier();
   }

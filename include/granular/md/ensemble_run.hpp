@@ -82,11 +82,11 @@ struct EnsembleResult {
   std::int64_t sample_steps;            // steps per chunk
   double sample_interval;               // effective sampling interval sample_steps·dt [s]
   std::int64_t steps;                   // steps taken by the ensemble
-  double particle_steps;                // Σ over chunks of (disks of healthy packings × steps)
-  double wall_time_s;                   // wall time of the whole run [s]
-  double advance_time_s;                // wall time spent in Backend::advance [s]
-  double particle_steps_per_s;          // particle_steps / advance_time_s
-  std::string backend;                  // Backend::name()
+  double particle_steps;  // Σ over chunks of (disks of packings healthy at its start × steps)
+  double wall_time_s;     // wall time of the whole run [s]
+  double advance_time_s;  // wall time spent in Backend::advance [s]
+  double particle_steps_per_s;  // particle_steps / advance_time_s
+  std::string backend;          // Backend::name()
   // false when `stop` ended the run early: then packings and gammas are empty
   bool complete = true;
 };

@@ -18,7 +18,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "granular/hd.hpp"
 #include "granular/md/step.hpp"
@@ -37,22 +36,6 @@ struct GridScratch {
   int* counts;               // per cell_start entry: counts, then fill cursors
   int* scanned;              // per cell_start entry: counts summed within each packing
 };
-
-// A key of a double whose unsigned order is the order of the numbers (IEEE 754 bits with the
-// sign bit flipped for positives and all bits flipped for negatives), so that atomic integer
-// min/max find the lowest and highest height exactly.
-GRANULAR_HD inline std::uint64_t height_key(double y) {
-  std::uint64_t bits;
-  memcpy(&bits, &y, sizeof bits);
-  return (bits >> 63) != 0 ? ~bits : bits | (1ull << 63);
-}
-
-GRANULAR_HD inline double height_of_key(std::uint64_t key) {
-  const std::uint64_t bits = (key >> 63) != 0 ? key & ~(1ull << 63) : ~key;
-  double y;
-  memcpy(&y, &bits, sizeof y);
-  return y;
-}
 
 // Packing p at the start of a step.
 GRANULAR_HD inline void grid_begin(const EnsembleView& v, const GridScratch& g, int p) {

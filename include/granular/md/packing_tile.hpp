@@ -1,24 +1,25 @@
-// The per-disk state of ONE packing in one contiguous buffer (a "tile"), so that a CUDA block
-// can keep a small packing in shared memory and advance it many steps per launch
+// What the threads of a CUDA block share of ONE packing, in one contiguous buffer (a "tile"),
+// so that the block can keep it in shared memory for all the steps of a launch
 // (kernels/cuda_backend.cu); the host runs the same functions over a host buffer (tests).
 //
-// A tile holds, for the disks [first, last) of packing p, in this order and each array padded
-// to 16 bytes: radius, mass, inv_mass, inv_inertia (read by the stages every step, copied in
-// only), x … y_ref, gear_high, neighbors, neighbor_count, neighbor_upper, cell_start (the
-// packing's cells + 1), cell_disks, contacts, walls, slots_used, contact_mask. Per-packing
-// scalars (grids, status, rebuild_count) and the other model arrays stay in global memory.
+// A tile holds only the arrays one thread reads of another's disk: the radii (copied in only),
+// x, y, θ, vx, vy (a pair's thread reads both disks' kinematics; ω never enters a contact), the
+// masks of used history slots (a pair's thread finds the partner's copy), and the cell lists
+// (a disk's list is built from its neighbours' cells). Each array is padded to 16 bytes. What
+// a thread reads only of its own disk (ω, accelerations, Gear's derivatives, forces, rebuild
+// positions, neighbor list, wall slots) and the history slots themselves (480 B per disk, read
+// by a pair's thread a few times per step) stay in global memory, where each thread's accesses
+// go through L1 without taking shared memory from the other blocks of the SM.
 //
 // tile_view returns an EnsembleView whose tiled pointers point into the buffer shifted back by
 // the packing's first global index, so the step stages index it exactly like the global view
-// (v.x[i], v.contacts + i * max_contacts, v.cell_start + cell_offset[p] + p). Neighbor lists
-// and contact partners keep global disk indices.
+// (v.x[i], v.cell_start + cell_offset[p] + p). Cell lists keep global disk indices.
 //
-// Size with the default capacities (24 neighbor slots, 10 contact slots of 48 B): 964 B per
-// disk (contact slots 480, wall slots 144, neighbor list 96, 23 doubles of kinematics, forces
-// and rebuild positions 184, 4 model doubles 32, 3 ints 12, 2 masks 16) plus 4 B per cell.
-// A 60-disk thesis packing (0.40 m box, skin 3 mm, 126 cells) takes 58 352 B; the largest
-// thesis-mix packing that fits in an H100 block's 227 KB (232 448 B) has 237 disks, in an
-// A100's 163 KB (166 912 B) 171 (tests/unit/md/packing_tile_test.cpp).
+// Size: 60 B per disk (6 doubles, a mask, a cell entry) plus 4 B per cell: a 60-disk thesis
+// packing (0.40 m box, skin 3 mm, 126 cells) takes 4 112 B, so the shared memory of an H100's
+// SM holds the tiles of 8 such blocks and more; every packing of the block path (up to 2 048
+// disks) fits a block's opt-in shared memory on an A100 and an H100
+// (tests/unit/md/packing_tile_test.cpp).
 #pragma once
 
 #include <cstddef>
@@ -62,34 +63,22 @@ GRANULAR_HD void for_each_tile_model_array(const EnsembleView& v, int p, Visit&&
   const std::ptrdiff_t first = v.offset[p];
   const std::ptrdiff_t n = v.offset[p + 1] - first;
   visit(&EnsembleView::radius, first, n);
-  visit(&EnsembleView::mass, first, n);
-  visit(&EnsembleView::inv_mass, first, n);
-  visit(&EnsembleView::inv_inertia, first, n);
 }
 
-// The same for the state arrays a tile holds (everything the step stages write per disk).
+// The same for the state arrays a tile holds (what other threads read).
 template <class Visit>
 GRANULAR_HD void for_each_tile_state_array(const EnsembleView& v, int p, Visit&& visit) {
   const std::ptrdiff_t first = v.offset[p];
   const std::ptrdiff_t n = v.offset[p + 1] - first;
-  double* EnsembleView::*const per_disk_doubles[] = {
-      &EnsembleView::x,     &EnsembleView::y,     &EnsembleView::theta, &EnsembleView::vx,
-      &EnsembleView::vy,    &EnsembleView::omega, &EnsembleView::ax,    &EnsembleView::ay,
-      &EnsembleView::alpha, &EnsembleView::fx,    &EnsembleView::fy,    &EnsembleView::torque,
-      &EnsembleView::x_ref, &EnsembleView::y_ref};
-  for (double* EnsembleView::*member : per_disk_doubles) visit(member, first, n);
-  visit(&EnsembleView::gear_high, 9 * first, 9 * n);
-  visit(&EnsembleView::neighbors, first * v.max_neighbors, n * v.max_neighbors);
-  visit(&EnsembleView::neighbor_count, first, n);
-  visit(&EnsembleView::neighbor_upper, first, n);
+  double* EnsembleView::*const shared_doubles[] = {&EnsembleView::x, &EnsembleView::y,
+                                                   &EnsembleView::theta, &EnsembleView::vx,
+                                                   &EnsembleView::vy};
+  for (double* EnsembleView::*member : shared_doubles) visit(member, first, n);
+  visit(&EnsembleView::slots_used, first, n);
   // one extra cell_start entry per packing (bin_packing's v.cell_start + v.cell_offset[p] + p)
   visit(&EnsembleView::cell_start, std::ptrdiff_t{v.cell_offset[p]} + p,
         std::ptrdiff_t{v.cell_offset[p + 1]} - v.cell_offset[p] + 1);
   visit(&EnsembleView::cell_disks, first, n);
-  visit(&EnsembleView::contacts, first * v.max_contacts, n * v.max_contacts);
-  visit(&EnsembleView::walls, first * n_walls, n * n_walls);
-  visit(&EnsembleView::slots_used, first, n);
-  visit(&EnsembleView::contact_mask, first, n);
 }
 
 template <class Visit>

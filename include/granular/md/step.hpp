@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "granular/contact_law.hpp"
 #include "granular/hd.hpp"
@@ -84,6 +85,22 @@ GRANULAR_HD inline int disk_cell(const CellGrid& g, double x, double y) {
 // Packing p's cell_start entries: cells 0 … nx·ny of its grid (one past the last).
 GRANULAR_HD inline int* packing_cell_start(const EnsembleView& v, int p) {
   return v.cell_start + v.cell_offset[p] + p;
+}
+
+// A key of a double whose unsigned order is the order of the numbers (IEEE 754 bits with the
+// sign bit flipped for positives and all bits flipped for negatives), so that atomic integer
+// min/max find the lowest and highest height exactly.
+GRANULAR_HD inline std::uint64_t height_key(double y) {
+  std::uint64_t bits;
+  memcpy(&bits, &y, sizeof bits);
+  return (bits >> 63) != 0 ? ~bits : bits | (1ull << 63);
+}
+
+GRANULAR_HD inline double height_of_key(std::uint64_t key) {
+  const std::uint64_t bits = (key >> 63) != 0 ? key & ~(1ull << 63) : ~key;
+  double y;
+  memcpy(&y, &bits, sizeof y);
+  return y;
 }
 
 // Sets the rows of packing p's grid for disks whose heights span [y_lo, y_hi]: row 0 starts at

@@ -104,8 +104,8 @@ TYPED_TEST(BackendTest, MatchesTheSingleThreadCpuReferenceBitwise) {
   EXPECT_EQ(tested.state.status, std::vector<std::uint32_t>(3, status_ok));
 }
 
-// The shapes the kernel meets (issue 10): 60-disk thesis packings (two warps, a tile above
-// 48 KB), a 300-disk packing (the global-memory block path) and 1 000 packings.
+// The shapes the kernel meets (issue 10): 60-disk thesis packings (two warps), a 300-disk
+// packing (ten warps, several disks per thread) and 1 000 packings.
 template <class B>
 void expect_matches_cpu(Run reference, std::int64_t steps) {
   Run tested = reference;

@@ -1,9 +1,9 @@
 // Tests for include/granular/md/block_step.hpp with its pair schedule (pair_forces.hpp): the
 // CUDA block's stages replayed on the host equal the CPU backend bitwise on the shapes the
-// kernel meets: a 60-disk thesis packing (two warps, a tile above 48 KB), a 300-disk packing
-// (too large for shared memory: the global-memory block path) and an ensemble of 1 000
-// packings; and they do so when every stage visits its threads in a scrambled order, as the
-// lanes of a GPU may.
+// kernel meets: 60-disk thesis packings (two warps), a 300-disk packing (ten warps, several
+// disks per thread) and an ensemble of 1 000 packings; and they do so when every stage visits
+// its threads in a scrambled order, as the lanes of a GPU may; the block's prime equals the
+// CPU's.
 #include "granular/md/block_step.hpp"
 
 #include <gtest/gtest.h>
@@ -18,7 +18,6 @@
 #include "../../support/scenes.hpp"
 #include "granular/constants.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/packing_tile.hpp"
 #include "granular/md/state.hpp"
 #include "granular/md/view.hpp"
 
@@ -39,6 +38,10 @@ struct ScrambledBlock {
   void barrier() const {}
   bool barrier_or(bool any) const { return any; }
   void raise(std::uint32_t* status, std::uint32_t flag) const { *status |= flag; }
+  int add(int* a, int n) const { return SerialBlock{}.add(a, n); }
+  HeightRange height_range(const EnsembleView& v, int first, int last) const {
+    return SerialBlock{}.height_range(v, first, last);
+  }
   PackingWalls walls(const PackingParams& pp, double t_end) const {
     return packing_walls(pp, t_end);
   }
@@ -109,19 +112,12 @@ void expect_block_matches_cpu(Ensemble e, const Block& block, std::int64_t settl
   for (std::uint32_t s : e.state.status) EXPECT_EQ(s, status_ok);
 }
 
-TEST(BlockStep, SixtyDiskPacking) {
-  const Ensemble e = make_ensemble(3, 60, 8);
-  // two warps of threads, and a tile above the 48 KB a block gets without opting in
-  const EnsembleView v = make_view(e.model, const_cast<EnsembleState&>(e.state));
-  EXPECT_GT(tile_bytes(v, 0), 48u * 1024u);
-  expect_block_matches_cpu(e, SerialBlock{}, 20000, 2000);
+TEST(BlockStep, SixtyDiskPackings) {
+  expect_block_matches_cpu(make_ensemble(3, 60, 8), SerialBlock{}, 20000, 2000);
 }
 
-TEST(BlockStep, ThreeHundredDiskPackingOnTheGlobalMemoryPath) {
-  const Ensemble e = make_ensemble(1, 300, 12);
-  const EnsembleView v = make_view(e.model, const_cast<EnsembleState&>(e.state));
-  EXPECT_GT(tile_bytes(v, 0), 232448u);  // beyond an H100 block's shared memory
-  expect_block_matches_cpu(e, SerialBlock{}, 15000, 1000);
+TEST(BlockStep, ThreeHundredDiskPacking) {
+  expect_block_matches_cpu(make_ensemble(1, 300, 12), SerialBlock{}, 15000, 1000);
 }
 
 TEST(BlockStep, ThousandPackingEnsemble) {
@@ -131,6 +127,26 @@ TEST(BlockStep, ThousandPackingEnsemble) {
 TEST(BlockStep, AnyThreadOrderGivesTheSameBits) {
   std::mt19937 random(11);
   expect_block_matches_cpu(make_ensemble(4, 60, 8), ScrambledBlock{&random}, 20000, 1500);
+}
+
+// The block's prime (lists, forces, accelerations of the initial state) equals the CPU's.
+TEST(BlockStep, PrimeEqualsTheCpuPrime) {
+  Ensemble cpu = make_ensemble(5, 60, 8);
+  Ensemble block = cpu;
+  make_cpu_backend(1)->initialize(cpu.model, cpu.state);
+  std::mt19937 random(3);
+  test::HostPairScratch pairs(block.model);
+  const EnsembleView v = make_view(block.model, block.state);
+  for (int p = 0; p < block.model.n_packings(); ++p) {
+    prime_packing_on_block(ScrambledBlock{&random}, v, pairs.view, p,
+                           block.state.time(block.model));
+  }
+  EXPECT_EQ(block.state.ax, cpu.state.ax);
+  EXPECT_EQ(block.state.ay, cpu.state.ay);
+  EXPECT_EQ(block.state.alpha, cpu.state.alpha);
+  EXPECT_EQ(block.state.neighbors, cpu.state.neighbors);
+  EXPECT_EQ(block.state.cell_disks, cpu.state.cell_disks);
+  EXPECT_EQ(block.state.rebuild_count, cpu.state.rebuild_count);
 }
 
 }  // namespace
