@@ -20,6 +20,7 @@
 
 #include "granular/constants.hpp"
 #include "granular/hd.hpp"
+#include "granular/portable_atan2.hpp"
 #include "granular/vec2.hpp"
 
 namespace granular {
@@ -68,7 +69,8 @@ GRANULAR_HD inline SkinHistory skin_anchor_wall(double theta_a, double s, double
 // Angle [rad] by which the pair's normal turned from e* to e, counter-clockwise positive:
 // β − β* of eq. 4.5 without atan2 in the common case. For a turn below 1e-3 the series of
 // asin(sin(β − β*)) is exact to round-off: the first omitted term, (5/112) s⁷, is below
-// 5e-20 s.
+// 5e-20 s. Larger turns (the re-anchors) take portable_atan2, which gives the CPU's bits on a
+// GPU too; a math library's atan2 would not.
 GRANULAR_HD inline double skin_turn(const SkinHistory& h, Vec2 e) {
   const double sine = h.anchor_x * e.y - h.anchor_y * e.x;
   const double cosine = h.anchor_x * e.x + h.anchor_y * e.y;
@@ -76,7 +78,7 @@ GRANULAR_HD inline double skin_turn(const SkinHistory& h, Vec2 e) {
     const double s2 = sine * sine;
     return sine + (sine * s2) * (1.0 / 6.0 + s2 * (3.0 / 40.0));
   }
-  return atan2(sine, cosine);
+  return portable_atan2(sine, cosine);  // the same bits on every backend
 }
 
 // ξ of a disk–disk pair (eq. 4.5): λ = R_a θ_a + R_b θ_b − β (R_a + R_b), turn = β − β*.

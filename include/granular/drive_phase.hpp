@@ -24,6 +24,7 @@
 
 #include <cmath>
 
+#include "granular/exact_sum.hpp"
 #include "granular/hd.hpp"
 
 namespace granular {
@@ -33,26 +34,9 @@ struct SinCos {
   double cos;
 };
 
-namespace drive_phase_detail {
-
-// Error-free sum (Knuth): a + b = sum + err exactly, for any a, b (round to nearest).
-struct TwoSum {
-  double sum;
-  double err;
-};
-
-GRANULAR_HD inline TwoSum two_sum(double a, double b) {
-  const double sum = a + b;
-  const double b_part = sum - a;
-  const double a_part = sum - b_part;
-  return {sum, (a - a_part) + (b - b_part)};
-}
-
-}  // namespace drive_phase_detail
-
 // sin(phase) and cos(phase), the same bits on host and device; see the header comment.
 GRANULAR_HD inline SinCos sin_cos(double phase) {
-  using drive_phase_detail::two_sum;
+  using exact::two_sum;
   // π/2 = p1 + p2 + p3 + p4 (p1..p3: 30 significant bits, p4: 53)
   const double pio2_1 = 0x1.921fb548p+0;
   const double pio2_2 = -0x1.de973dc8p-31;
