@@ -268,8 +268,21 @@ double resting_height(const BilliardModel& m, double q1) {
         g = std::min(g, surface_contact(m.boundary, s, xi, q2, m.ball.radius).gap);
     return g;
   };
-  double lo = floor_height(m.boundary, xi), hi = lo + m.ball.radius;
-  while (gap(hi) < 0.0) hi += 2.0 * m.ball.radius;
+  // an upper bracket by doubling steps (a steep or narrow floor holds the ball far above its
+  // lowest point), then bisection; both bounded, so no boundary can make this loop for ever
+  const double lo_start = floor_height(m.boundary, xi);
+  double lo = lo_start, step = m.ball.radius, hi = lo + step;
+  for (int it = 0; it < 2100 && !(gap(hi) >= 0.0); ++it) {
+    step *= 2.0;
+    hi = lo + step;
+  }
+  if (!(gap(hi) >= 0.0) || !std::isfinite(hi) || lo_start + m.ball.radius == lo_start) {
+    char where[32];
+    std::snprintf(where, sizeof where, "%g", q1);
+    throw std::domain_error(std::string("the ball finds no resting height on the floor at q1 = ") +
+                            where + " m (positions there are coarser than its radius, or the "
+                            "floor's geometry is out of range)");
+  }
   for (int it = 0; it < 200 && hi - lo > 1e-15 * (1.0 + std::fabs(hi)); ++it) {
     const double mid = 0.5 * (lo + hi);
     (gap(mid) < 0.0 ? lo : hi) = mid;
@@ -452,13 +465,20 @@ class Runner {
     if (r.sticking) ++out_.sticking;
     if (s == Surface::ceiling) ++out_.ceiling_hits;
 
-    if (!accumulating) return;
-    if (out_.zeno_switches == 0) {
-      out_.zeno_time = t_;
-      out_.zeno_q1 = y_[kQ1];
-      out_.zeno_q2 = y_[kQ2];
+    // a plastic impact (e = 0, or r = 0 under Gorski–Srokowski) leaves no normal velocity, as
+    // the Zeno policy's last impact does: the ball stays on the surface, in persistent contact
+    const bool plastic = m_.law.law == ImpactLaw::kane_levinson ? r.e_used == 0.0 : m_.law.r == 0.0;
+    if (!accumulating && !plastic) return;
+    if (accumulating) {
+      if (out_.zeno_switches == 0) {
+        out_.zeno_time = t_;
+        out_.zeno_q1 = y_[kQ1];
+        out_.zeno_q2 = y_[kQ2];
+      }
+      ++out_.zeno_switches;
+    } else {
+      ++out_.plastic_switches;
     }
-    ++out_.zeno_switches;
     enter_contact(s, r.sticking);
   }
 

@@ -8,6 +8,7 @@
 
 #include "granular/constants.hpp"
 #include "granular/impact/billiard.hpp"
+#include "granular/impact/run_limits.hpp"
 #include "granular/io/output.hpp"
 
 namespace granular::impact {
@@ -255,6 +256,7 @@ void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::pa
                        {"low_velocity_rule", r.low_velocity},
                        {"grazing", r.grazing},
                        {"zeno_switches", r.zeno_switches},
+                     {"plastic_switches", r.plastic_switches},
                        {"contact_phases", r.contact_phases.size()},
                        {"liftoff_at_once", r.liftoff_at_once}};
   const bool detected = r.zeno_switches > 0;
@@ -381,7 +383,19 @@ std::unique_ptr<ImpactCase> load_billiard_case(const JsonObject& root) {
   if (initial.has("q2") && initial.has("drop_height"))
     initial.fail("", "give either q2 or drop_height, not both");
   c->initial.q1 = initial.number_or("q1", 0.0);
-  const double rest = resting_height(m, c->initial.q1);
+  double rest = 0.0;
+  try {
+    rest = resting_height(m, c->initial.q1);
+  } catch (const std::domain_error& e) {
+    boundary.fail("", e.what());
+  }
+  // the run's positions must resolve the ball: a double near the resting height carries
+  // steps far below the radius
+  if (!(std::fabs(rest) < m.ball.radius * 1e9))
+    boundary.fail("", "puts the ball's resting height at " + io::format_number(rest) +
+                          " m, more than 1e9 ball radii from the origin: positions there are "
+                          "too coarse to resolve a ball of radius " +
+                          io::format_number(m.ball.radius) + " m");
   if (initial.has("q2")) {
     c->initial.q2 = initial.number("q2");
     if (!(c->initial.q2 > rest))
@@ -406,6 +420,8 @@ std::unique_ptr<ImpactCase> load_billiard_case(const JsonObject& root) {
   m.sample_interval = run.number_or("trajectory_interval", 0.0, Bound::non_negative);
   if (m.sample_interval > 0.0 && m.max_time / m.sample_interval > 1e7)
     run.fail("trajectory_interval", "gives more than 1e7 samples over max_time");
+  check_integration_steps(integrator, m.ode.scheme == Scheme::rk4 ? "step" : "max_step",
+                          m.max_time, m.ode.scheme == Scheme::rk4 ? m.ode.step : m.ode.max_step);
   return c;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace granular::impact {
 namespace {
@@ -254,6 +255,11 @@ DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions&
       x_right_start = right_x(p, y);
     }
     if (t >= o.t_end) break;
+    // an impact or a smooth phase that overflowed: nothing after it means anything
+    if (!y.allFinite() || !std::isfinite(t)) {
+      run.status = DimerStatus::non_finite;
+      break;
+    }
     if (++run.events > o.max_events) {
       run.status = DimerStatus::event_overflow;
       break;
@@ -341,6 +347,12 @@ DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions&
   if (window > 0.0) {
     run.mean_drift = (left_x(p, y) - x_left_start) / window;
     run.mean_drift_right = (right_x(p, y) - x_right_start) / window;
+  }
+  if (run.status == DimerStatus::ok && !std::isfinite(run.mean_drift))
+    run.status = DimerStatus::non_finite;
+  if (run.status == DimerStatus::non_finite) {
+    // a drift from a state that overflowed means nothing: reported as null
+    run.mean_drift = run.mean_drift_right = std::numeric_limits<double>::quiet_NaN();
   }
   run.motion = classify_dimer_motion(p, run, o, run.impacts_per_period, run.contact_fraction);
   run.drift_to_bouncing_end = run.mean_drift;

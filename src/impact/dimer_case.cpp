@@ -10,6 +10,7 @@
 
 #include "granular/constants.hpp"
 #include "granular/impact/dimer.hpp"
+#include "granular/impact/run_limits.hpp"
 #include "granular/io/output.hpp"
 
 namespace granular::impact {
@@ -470,6 +471,11 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
     sweep_ar = number_list(sweep, "aspect_ratios", 2.0);
     sweep_f = number_list(sweep, "frequencies", 0.0);
   }
+  // a sweep's runs keep the steps of one run (the step scales with the period)
+  const double runs = root.has("sweep") ? static_cast<double>(sweep_ar.size()) *
+                                              static_cast<double>(sweep_f.size())
+                                        : 1.0;
+  check_integration_steps(integrator, "step", o.t_end, o.ode.step, runs);
   return std::make_unique<DimerCase>(p, gamma, frequency, h0, theta0, o, std::move(sweep_ar),
                                      std::move(sweep_f), rod_line_density);
 }

@@ -223,6 +223,8 @@ const char* dimer_status_name(DimerStatus s) {
       return "event_overflow";
     case DimerStatus::impact_not_converged:
       return "impact_not_converged";
+    case DimerStatus::non_finite:
+      return "non_finite";
     default:
       return "singular_contact";
   }

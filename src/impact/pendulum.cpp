@@ -347,16 +347,20 @@ class Runner {
     ++events_;
     record(ContactMode::flight);
     const bool zeno = guard_.accumulating(t_, -c0);
+    // k = 0 is plastic by itself: the disk keeps c = 0 after the impact, as after the Zeno
+    // policy's last impact, and must go on in persistent contact (a flight from c = 0 would
+    // sink into the floor at once)
+    const bool plastic = zeno || p_.k == 0.0;
     PendulumImpact im = pendulum_impact(p_, t_, y_, zeno ? 0.0 : p_.k, p_.mu);
-    im.plastic = zeno;
+    im.plastic = plastic;
     y_[2] = im.omega_after[0];
     y_[3] = im.omega_after[1];
     out_.impacts.push_back(im);
-    if (!zeno) {
+    if (!plastic) {
       record(ContactMode::flight);
       return;
     }
-    if (!out_.zeno) {
+    if (zeno && !out_.zeno) {
       out_.zeno = PendulumZeno{t_, -c0, static_cast<int>(out_.impacts.size()) - 1, 0};
       int in_window = 0;
       for (const PendulumImpact& x : out_.impacts)

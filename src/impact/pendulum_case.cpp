@@ -8,6 +8,7 @@
 
 #include "granular/constants.hpp"
 #include "granular/impact/pendulum.hpp"
+#include "granular/impact/run_limits.hpp"
 #include "granular/io/output.hpp"
 
 namespace granular::impact {
@@ -210,9 +211,14 @@ std::unique_ptr<ImpactCase> load_pendulum_case(const JsonObject& root) {
   // initial state, eq. (4): angles in degrees as the paper gives them
   const JsonObject initial = root.object("initial");
   initial.allow_only({"psi1_deg", "psi2_deg", "omega1", "omega2"});
+  // each value read before the vector is filled: a missing key must throw its CaseError, not
+  // leave Eigen's comma initializer incomplete (which aborts in a debug build)
+  const double psi1 = initial.number("psi1_deg") * degree;
+  const double psi2 = initial.number("psi2_deg") * degree;
+  const double omega1 = initial.number("omega1");
+  const double omega2 = initial.number("omega2");
   State y0(4);
-  y0 << initial.number("psi1_deg") * degree, initial.number("psi2_deg") * degree,
-      initial.number("omega1"), initial.number("omega2");
+  y0 << psi1, psi2, omega1, omega2;
   const double f0 = pendulum_gap(p, y0[0], y0[1]);
   if (!(f0 > 0.0))
     initial.fail("", "the disk starts at or below the floor: gap f = " + format_number(f0) +
@@ -239,6 +245,8 @@ std::unique_ptr<ImpactCase> load_pendulum_case(const JsonObject& root) {
   o.ode.atol = integrator.number_or("atol", 1e-12, Bound::positive);
   o.ode.event_time_tol = integrator.number_or("event_time_tol", 1e-12, Bound::positive);
   if (o.ode.step > o.t_end) integrator.fail("step", "must be <= t_end");
+  check_integration_steps(integrator, o.ode.scheme == Scheme::rk4 ? "step" : "max_step", o.t_end,
+                          o.ode.scheme == Scheme::rk4 ? o.ode.step : o.ode.max_step);
 
   // the Zeno policy: impacts are seen at step ends only, so the slowest approach the guard
   // lets through must allow a flight of a few steps: min_speed >= 2 g h (event.hpp)

@@ -382,6 +382,10 @@ const char* to_string(PrismTermination t) {
       return "detachment";
     case PrismTermination::impact_failed:
       return "impact_failed";
+    case PrismTermination::integrator_failed:
+      return "integrator_failed";
+    case PrismTermination::non_finite:
+      return "non_finite";
   }
   return "unknown";
 }
@@ -486,8 +490,12 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
     try {
       hit = ode.advance(t, y, target, events);
     } catch (const std::runtime_error& e) {
-      return finish(PrismTermination::t_end, std::string("contact-phase integrator: ") + e.what());
+      return finish(PrismTermination::integrator_failed,
+                    std::string("contact-phase integrator: ") + e.what());
     }
+    if (!y.allFinite() || !std::isfinite(t))
+      return finish(PrismTermination::non_finite,
+                    "the state became NaN or infinite (parameters beyond a double's range)");
     if (!hit) {
       record();
       if (t >= o.t_end) return finish(PrismTermination::t_end, "time limit reached");
@@ -538,6 +546,10 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
       rec.friction_demand = pi.friction_demand;
     }
     rec.kappa = rec.omega_after / omega_minus;
+    if (!std::isfinite(rec.omega_after) || !std::isfinite(rec.kappa))
+      return finish(PrismTermination::non_finite,
+                    "the impact gave a NaN or infinite velocity (parameters beyond a double's "
+                    "range)");
     rec.energy_lost =
         0.5 * p.mass * g.j_edge * (omega_minus * omega_minus - rec.omega_after * rec.omega_after);
     r.impacts.push_back(rec);

@@ -8,6 +8,7 @@
 
 #include "granular/constants.hpp"
 #include "granular/impact/prism.hpp"
+#include "granular/impact/run_limits.hpp"
 #include "granular/io/output.hpp"
 
 namespace granular::impact {
@@ -286,6 +287,7 @@ std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root) {
   o.max_impacts = static_cast<int>(run.integer_or("max_impacts", 100000, 1));
   o.sample_dt = run.number_or("sample_dt", 1e-3, Bound::positive);
   if (o.t_end / o.sample_dt > 1e7) run.fail("sample_dt", "gives more than 1e7 samples over t_end");
+  check_integration_steps(integ, "max_step", o.t_end, o.ode.max_step);
   o.stop_on_violation =
       run.choice_or("on_violation", {"stop", "report"}, "violation policy", "stop") == "stop";
   o.zeno_min_speed = run.number_or("zeno_min_speed", 1e-9, Bound::non_negative);

@@ -139,7 +139,9 @@ struct BilliardImpactResult {
 BilliardImpactResult billiard_impact(const BilliardBall& ball, const BilliardImpactLaw& law,
                                      double z, Vec2 v, double spin, Vec2 wall_velocity);
 
-// Centre height at which the ball at q1 touches the floor at t = 0 [m].
+// Centre height at which the ball at q1 touches the floor at t = 0 [m]. Throws
+// std::domain_error when there is none a double can hold (a floor so high or steep that
+// positions there are coarser than the ball's radius).
 double resting_height(const BilliardModel& m, double q1);
 // Total energy ½ m v² + ½ J u3² + m g q2 [J] (lab frame).
 double billiard_energy(const BilliardModel& m, Vec2 v, double spin, double q2);
@@ -257,6 +259,7 @@ struct BilliardResult {
   long long grazing = 0;       // gap zeros with no approach (no impulse applied)
   long long low_velocity = 0;  // impacts under the e = 1 rule
   long long sticking = 0;      // impacts that stuck
+  long long plastic_switches = 0;  // plastic impacts (e = 0) handed over to persistent contact
   long long ceiling_hits = 0;
   std::vector<BilliardContactPhase> contact_phases;
   long long zeno_switches = 0;    // accumulations detected (each ends in a plastic impact)

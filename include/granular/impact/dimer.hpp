@@ -148,7 +148,7 @@ struct DimerSample {
 enum class DimerMotion { rest, drift, jump, flutter, mixed };
 const char* dimer_motion_name(DimerMotion m);
 
-enum class DimerStatus { ok, event_overflow, impact_not_converged, singular_contact };
+enum class DimerStatus { ok, event_overflow, impact_not_converged, singular_contact, non_finite };
 const char* dimer_status_name(DimerStatus s);
 
 struct DimerRun {

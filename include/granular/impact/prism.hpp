@@ -187,7 +187,9 @@ enum class PrismTermination {
   at_rest,       // Zeno guard: impacts too slow or too frequent
   slip,          // friction demand above μ_s (contact phase or impact)
   detachment,    // F^n reached 0 in a contact phase
-  impact_failed  // the line impact did not end by pivoting on B
+  impact_failed,  // the line impact did not end by pivoting on B
+  integrator_failed,  // the contact phase's integrator gave up (its message in `detail`)
+  non_finite     // the state became NaN or infinite (parameters beyond a double's range)
 };
 const char* to_string(PrismTermination t);
 
