@@ -122,17 +122,24 @@ void expect_matches_cpu(Run reference, std::int64_t steps) {
   EXPECT_EQ(tested.state.status, reference.state.status);
 }
 
-TYPED_TEST(BackendTest, SixtyDiskPackings) {
+// (the CUDA paths only: the CPU backend's schedules are compared on these shapes in
+// block_step_test.cpp and step_test.cpp)
+template <class B>
+class CudaShapeTest : public ::testing::Test {};
+using CudaBackends = ::testing::Types<Cuda, CudaGridWide>;
+TYPED_TEST_SUITE(CudaShapeTest, CudaBackends);
+
+TYPED_TEST(CudaShapeTest, SixtyDiskPackings) {
   if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
   expect_matches_cpu<TypeParam>(vibrated_ensemble(8, 60, 8), 10000);
 }
 
-TYPED_TEST(BackendTest, ThreeHundredDiskPacking) {
+TYPED_TEST(CudaShapeTest, ThreeHundredDiskPacking) {
   if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
   expect_matches_cpu<TypeParam>(vibrated_ensemble(1, 300, 12), 5000);
 }
 
-TYPED_TEST(BackendTest, ThousandPackings) {
+TYPED_TEST(CudaShapeTest, ThousandPackings) {
   if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
   expect_matches_cpu<TypeParam>(vibrated_ensemble(1000, 20, 5), 2000);
 }

@@ -121,7 +121,8 @@ TEST(BlockStep, ThreeHundredDiskPacking) {
 }
 
 TEST(BlockStep, ThousandPackingEnsemble) {
-  expect_block_matches_cpu(make_ensemble(1000, 12, 4), SerialBlock{}, 8000, 200);
+  // near-touching lattices settle into contact within a few thousand steps
+  expect_block_matches_cpu(make_ensemble(1000, 8, 2, 1e-5), SerialBlock{}, 5000, 200);
 }
 
 TEST(BlockStep, AnyThreadOrderGivesTheSameBits) {
