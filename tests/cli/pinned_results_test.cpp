@@ -1,0 +1,95 @@
+// The results a restructuring must not change (issue 11, step 0), pinned by
+// tools/pin_results.py in tests/data/pins/: the pendulum impact lists of both paper cases, the
+// prism κ of every shipped case, the dimer ⟨u⟩ of the figure-8 cases, the billiard's first 200
+// collisions of each shipped case, and a shortened demo ensemble's disks.csv and angles.csv.
+// Every run is repeated through the binary and must give the same values, bitwise.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const fs::path pins_dir = fs::path(GRANULAR_SOURCE_DIR) / "tests" / "data" / "pins";
+
+// Runs `granular run cases/<case>.json --out <out> --threads 2 --set ...`; true on exit 0.
+bool run_case(const std::string& name, const std::vector<std::string>& sets, const fs::path& out) {
+  std::string cmd = std::string("'") + GRANULAR_CLI + "' run '" + GRANULAR_SOURCE_DIR +
+                    "/cases/" + name + ".json' --out '" + out.string() + "' --threads 2";
+  for (const std::string& s : sets) cmd += " --set '" + s + "'";
+  cmd += " >/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+class PinnedResults : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("granular_pins_" + std::to_string(::getpid()) + "_" +
+            testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    pins_ = json::parse(slurp(pins_dir / "pins.json"));
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Every pinned run of `model` repeated: the kept values of its summary.json are unchanged.
+  void expect_model_unchanged(const std::string& model) {
+    int runs = 0;
+    for (const json& pin : pins_["runs"]) {
+      if (pin["model"] != model) continue;
+      ++runs;
+      const std::string name = pin["case"];
+      const fs::path out = dir_ / name;
+      ASSERT_TRUE(run_case(name, pin["set"].get<std::vector<std::string>>(), out)) << name;
+      const json summary = json::parse(slurp(out / "summary.json"));
+      for (const auto& [key, value] : pin["values"].items()) {
+        EXPECT_EQ(pinned_view(model, key, summary), value) << name << ": " << key;
+      }
+      fs::remove_all(out);
+    }
+    EXPECT_GT(runs, 0) << model;
+  }
+
+  // Where a pinned value lives in today's outputs (the same place it was pinned from).
+  static json pinned_view(const std::string&, const std::string& key, const json& summary) {
+    return summary.contains(key) ? summary[key] : json();
+  }
+
+  fs::path dir_;
+  json pins_;
+};
+
+TEST_F(PinnedResults, PendulumImpactLists) { expect_model_unchanged("pendulum"); }
+TEST_F(PinnedResults, PrismKappa) { expect_model_unchanged("prism"); }
+TEST_F(PinnedResults, DimerDrift) { expect_model_unchanged("dimer"); }
+TEST_F(PinnedResults, BilliardFirst200Collisions) { expect_model_unchanged("billiard"); }
+
+TEST_F(PinnedResults, DemoEnsembleCsvs) {
+  const json& demo = pins_["demo"];
+  const fs::path out = dir_ / "demo";
+  ASSERT_TRUE(run_case(demo["case"], demo["set"].get<std::vector<std::string>>(), out));
+  for (const json& file : demo["files"]) {
+    const std::string f = file;
+    EXPECT_EQ(slurp(out / f), slurp(pins_dir / ("demo_" + f))) << f;
+  }
+}
+
+}  // namespace

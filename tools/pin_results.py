@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Pins the results a restructuring must not change (issue 11, step 0).
+
+Runs the `granular` binary on the shipped cases below and writes what they print into
+tests/data/pins/: pins.json (the runs, their --set overrides and the pinned values) and the
+shortened demo ensemble's disks.csv and angles.csv. tests/cli/pinned_results_test.cpp runs the
+same commands and demands the same values, bitwise.
+
+    python3 tools/pin_results.py build/granular
+
+Regenerate only when a change of results is intended, and say so in the commit."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PINS = os.path.join(ROOT, "tests", "data", "pins")
+
+# (model, case, overrides, what to keep of summary.json)
+RUNS = [
+    ("pendulum", "pendulum_mu0", [], ["status", "impacts"]),
+    ("pendulum", "pendulum_mu015", [], ["status", "impacts"]),
+    ("dimer", "dimer_fig8_ar39_mui008", [], ["status", "mean_drift", "mean_drift_right",
+                                             "impact_count"]),
+    ("dimer", "dimer_fig8_ar57_mui008", [], ["status", "mean_drift", "mean_drift_right",
+                                             "impact_count"]),
+]
+for name in sorted(os.listdir(os.path.join(ROOT, "cases"))):
+    if name.startswith("prism_"):
+        RUNS.append(("prism", name[:-5], [], ["impact_count", "mean_kappa", "kappa_model",
+                                              "kappa_classic", "termination"]))
+for name in sorted(os.listdir(os.path.join(ROOT, "cases"))):
+    if name.startswith("billiard_"):
+        RUNS.append(("billiard", name[:-5], ["/run/collisions=200"], ["status", "collisions"]))
+
+# the demo ensemble, shortened: two Γ, 0.4 s; its CSVs are pinned byte for byte
+DEMO = ("packing_ensemble", "demo_sweep",
+        ["/drive/gamma=[0.6,4]", "/run/settle_time=0.1", "/run/transient_time=0.1",
+         "/run/measure_time=0.2", "/run/sample_interval=0.02"])
+
+
+def run(binary, case, sets, out):
+    cmd = [binary, "run", os.path.join(ROOT, "cases", case + ".json"), "--out", out,
+           "--threads", "2"]
+    for s in sets:
+        cmd += ["--set", s]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(os.path.join(out, "summary.json")) as f:
+        return json.load(f)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    binary = os.path.abspath(sys.argv[1])
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    pins = {"commit": commit, "runs": []}
+    tmp = tempfile.mkdtemp(prefix="granular_pins_")
+    try:
+        for model, case, sets, keys in RUNS:
+            summary = run(binary, case, sets, os.path.join(tmp, case))
+            pins["runs"].append({"model": model, "case": case, "set": sets,
+                                 "values": {k: summary[k] for k in keys}})
+            print("pinned", case)
+        model, case, sets = DEMO
+        out = os.path.join(tmp, case)
+        run(binary, case, sets, out)
+        pins["demo"] = {"case": case, "set": sets, "files": ["disks.csv", "angles.csv"]}
+        for f in pins["demo"]["files"]:
+            shutil.copy(os.path.join(out, f), os.path.join(PINS, "demo_" + f))
+        print("pinned", case, "CSVs")
+    finally:
+        shutil.rmtree(tmp)
+    with open(os.path.join(PINS, "pins.json"), "w") as f:
+        json.dump(pins, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
