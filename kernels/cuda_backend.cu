@@ -139,12 +139,12 @@ class CudaBackend final : public Backend {
     prime_kernel<<<m.n_packings(), threads_per_packing(m)>>>(d_.view(m), pairs_.allocate(m),
                                                              s.time(m));
     check_launch("prime_kernel");
-    d_.download(s);
+    d_.download(s, false);
   }
 
   void advance(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) override {
     advance_resident(m, s, steps);
-    download(s);
+    download(s, Download::everything);
     resident_ = nullptr;  // the caller may change s now: upload it again next time
   }
 
@@ -173,13 +173,15 @@ class CudaBackend final : public Backend {
     s.step += steps;
     resident_ = &s;
     resident_step_ = s.step;
-    host_stale_ = true;
+    host_stale_ = Stale::everything;
   }
 
-  void download(EnsembleState& s) override {
-    if (!host_stale_ || resident_ != &s) return;
-    d_.download(s);
-    host_stale_ = false;
+  void download(EnsembleState& s, Download what) override {
+    if (resident_ != &s || host_stale_ == Stale::nothing) return;
+    const bool observed = what == Download::observed;
+    if (observed && host_stale_ == Stale::unobserved) return;
+    d_.download(s, observed);
+    host_stale_ = observed ? Stale::unobserved : Stale::nothing;
   }
 
   std::string name() const override { return "cuda"; }
@@ -213,7 +215,8 @@ class CudaBackend final : public Backend {
   // whether the host's arrays lag behind it
   const EnsembleState* resident_ = nullptr;
   std::int64_t resident_step_ = 0;
-  bool host_stale_ = false;
+  // what of the host's arrays lags behind the device copy
+  enum class Stale { nothing, unobserved, everything } host_stale_ = Stale::nothing;
 };
 
 }  // namespace

@@ -105,8 +105,8 @@ void advance_grid_wide(const EnsembleModel& m, const EnsembleState& s, DeviceEns
   }
   DeviceArray<int> d_disk_packing, d_entry_packing, d_active, d_rebuild, d_counts, d_scanned;
   DeviceArray<std::uint64_t> d_y_lo, d_y_hi;
-  d_disk_packing.upload(disk_packing, "upload of the disks' packings");
-  d_entry_packing.upload(entry_packing, "upload of the cell entries' packings");
+  d_disk_packing.upload(disk_packing, d.staging, "upload of the disks' packings");
+  d_entry_packing.upload(entry_packing, d.staging, "upload of the cell entries' packings");
   d_active.resize(n_packings, "allocation of the grid scratch");
   d_rebuild.resize(n_packings, "allocation of the grid scratch");
   d_y_lo.resize(n_packings, "allocation of the grid scratch");

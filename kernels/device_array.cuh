@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +30,50 @@ inline void check_launch(const char* kernel) {
   check(cudaGetLastError(), kernel);
   check(cudaDeviceSynchronize(), kernel);
 }
+
+// Page-locked host memory through which every transfer goes (pageable memory is copied by the
+// driver through its own staging at a fraction of the bus's rate). One buffer per backend;
+// arrays larger than it go in pieces.
+class PinnedStaging {
+ public:
+  static constexpr std::size_t bytes = 16u << 20;
+  PinnedStaging() = default;
+  PinnedStaging(const PinnedStaging&) = delete;
+  PinnedStaging& operator=(const PinnedStaging&) = delete;
+  ~PinnedStaging() {
+    if (data_ != nullptr) static_cast<void>(cudaFreeHost(data_));
+  }
+  unsigned char* data() {
+    if (data_ == nullptr) {
+      check(cudaMallocHost(reinterpret_cast<void**>(&data_), bytes), "allocation of pinned memory");
+    }
+    return data_;
+  }
+
+  // host → device, through the buffer
+  void upload(void* device, const void* host, std::size_t n, const char* what) {
+    for (std::size_t done = 0; done < n; done += bytes) {
+      const std::size_t piece = n - done < bytes ? n - done : bytes;
+      std::memcpy(data(), static_cast<const unsigned char*>(host) + done, piece);
+      check(cudaMemcpy(static_cast<unsigned char*>(device) + done, data(), piece,
+                       cudaMemcpyHostToDevice),
+            what);
+    }
+  }
+  // device → host, through the buffer
+  void download(void* host, const void* device, std::size_t n, const char* what) {
+    for (std::size_t done = 0; done < n; done += bytes) {
+      const std::size_t piece = n - done < bytes ? n - done : bytes;
+      check(cudaMemcpy(data(), static_cast<const unsigned char*>(device) + done, piece,
+                       cudaMemcpyDeviceToHost),
+            what);
+      std::memcpy(static_cast<unsigned char*>(host) + done, data(), piece);
+    }
+  }
+
+ private:
+  unsigned char* data_ = nullptr;
+};
 
 template <class T>
 class DeviceArray {
@@ -59,20 +104,16 @@ class DeviceArray {
     if (n > 0) check(cudaMalloc(reinterpret_cast<void**>(&data_), n * sizeof(T)), what);
     size_ = n;
   }
-  void upload(const std::vector<T>& host, const char* what) {
+  void upload(const std::vector<T>& host, PinnedStaging& staging, const char* what) {
     resize(host.size(), what);
-    if (size_ > 0) {
-      check(cudaMemcpy(data_, host.data(), size_ * sizeof(T), cudaMemcpyHostToDevice), what);
-    }
+    if (size_ > 0) staging.upload(data_, host.data(), size_ * sizeof(T), what);
   }
   // Into a host array of the same size.
-  void download(std::vector<T>& host, const char* what) const {
+  void download(std::vector<T>& host, PinnedStaging& staging, const char* what) const {
     if (host.size() != size_) {
       throw std::logic_error(std::string("CUDA: ") + what + ": host and device sizes differ");
     }
-    if (size_ > 0) {
-      check(cudaMemcpy(host.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost), what);
-    }
+    if (size_ > 0) staging.download(host.data(), data_, size_ * sizeof(T), what);
   }
   void zero(const char* what) {
     if (size_ > 0) check(cudaMemset(data_, 0, size_ * sizeof(T)), what);

@@ -1,6 +1,6 @@
 // Device mirrors of an ensemble's model and state arrays (d_ prefix: device memory), shared
 // by the CUDA launch paths. The backend keeps one for its lifetime, so the allocations are made
-// once; every Backend call uploads the host state into it and downloads the result.
+// once; transfers go through page-locked staging.
 #pragma once
 
 #include <cstdint>
@@ -61,21 +61,28 @@ struct DeviceEnsemble {
   }
 
   void upload(const EnsembleModel& m, const EnsembleState& s) {
-    d_packings.upload(m.packings, "upload of the packings");
-    d_offset.upload(m.offset, "upload of the offsets");
-    d_radius.upload(m.radius, "upload of the radii");
-    d_mass.upload(m.mass, "upload of the masses");
-    d_inertia.upload(m.inertia, "upload of the inertias");
-    d_inv_mass.upload(m.inv_mass, "upload of the inverse masses");
-    d_inv_inertia.upload(m.inv_inertia, "upload of the inverse inertias");
-    for_each_state_array(
-        s, [](auto& d, const auto& h, const char*) { d.upload(h, "upload of the state"); });
+    d_packings.upload(m.packings, staging, "upload of the packings");
+    d_offset.upload(m.offset, staging, "upload of the offsets");
+    d_radius.upload(m.radius, staging, "upload of the radii");
+    d_mass.upload(m.mass, staging, "upload of the masses");
+    d_inertia.upload(m.inertia, staging, "upload of the inertias");
+    d_inv_mass.upload(m.inv_mass, staging, "upload of the inverse masses");
+    d_inv_inertia.upload(m.inv_inertia, staging, "upload of the inverse inertias");
+    for_each_state_array(s, [this](auto& d, const auto& h, const char*) {
+      d.upload(h, staging, "upload of the state");
+    });
   }
 
-  void download(EnsembleState& s) {
-    for_each_state_array(
-        s, [](auto& d, auto& h, const char*) { d.download(h, "download of the state"); });
+  // Every state array, or only those the observers read (observed_state_array).
+  void download(EnsembleState& s, bool observed_only) {
+    for_each_state_array(s, [this, observed_only](auto& d, auto& h, const char* name) {
+      if (!observed_only || observed_state_array(name)) {
+        d.download(h, staging, "download of the state");
+      }
+    });
   }
+
+  PinnedStaging staging;  // every transfer goes through it
 
   EnsembleView view(const EnsembleModel& m) const {
     return EnsembleView{d_packings.data(),

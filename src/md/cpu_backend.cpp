@@ -63,6 +63,7 @@ class CpuBackend final : public Backend {
 }  // namespace granular::md
 
 namespace granular::md {
+
 std::unique_ptr<Backend> make_cpu_backend(int threads) {
   return std::make_unique<CpuBackend>(threads);
 }

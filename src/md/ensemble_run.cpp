@@ -328,7 +328,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
       const Clock::time_point t_advance = Clock::now();
       backend.advance_resident(m, s, steps);
       const bool chunk_ends = steps == to_chunk_end;
-      if (chunk_ends) backend.download(s);  // the observers read the state
+      if (chunk_ends) backend.download(s, Backend::Download::observed);  // for the observers
       const double elapsed = seconds_since(t_advance);
       slicer.took(steps, elapsed);
       result.advance_time_s += elapsed;
@@ -348,7 +348,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
       const bool stop = options.stop && options.stop();
       const bool due = options.checkpoint_interval > 0.0 &&
                        seconds_since(last_checkpoint) >= options.checkpoint_interval;
-      if (stop || due) backend.download(s);
+      if (stop || due) backend.download(s, Backend::Download::everything);
       if (options.on_checkpoint && (stop || due)) {
         const RunPosition pos{k,
                               left,
@@ -368,6 +368,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
     }
   }
   result.steps = done;
+  backend.download(s, Backend::Download::everything);  // the final state, whole
 
   // observables per packing, then per Γ
   for (int p = 0; p < m.n_packings(); ++p) {

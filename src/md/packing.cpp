@@ -16,7 +16,6 @@
 //   out here, so layouts do not depend on the standard library's distributions.
 // The front is the set of disks that a disk of the smallest radius still to come can touch
 // without overlap; a disk leaves it for good once it is buried, since free space only shrinks.
-#include "granular/constants.hpp"
 #include "granular/md/packing.hpp"
 
 #include <algorithm>
@@ -26,11 +25,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "granular/constants.hpp"
 #include "granular/vec2.hpp"
 
 namespace granular::md {
 namespace {
-
 
 // relative tolerances: overlaps and box bounds (in radii), ties between candidates (in radii),
 // and directions in the resting test
@@ -85,8 +84,8 @@ class Rng {
 enum Wall : int { left_wall = -1, right_wall = -2, bottom_wall = -3 };
 
 struct Candidate {
-  Vec2 p;       // centre [m]
-  int first;    // supports: disk index or Wall
+  Vec2 p;     // centre [m]
+  int first;  // supports: disk index or Wall
   int second;
   int sequence;  // generation order, to make the sort a total order
 };
@@ -123,9 +122,7 @@ class Grid {
 
  private:
   int row_of(double y) const { return std::max(0, static_cast<int>(y / cell_)); }
-  int col_of(double x) const {
-    return std::clamp(static_cast<int>(x / cell_), 0, cols_ - 1);
-  }
+  int col_of(double x) const { return std::clamp(static_cast<int>(x / cell_), 0, cols_ - 1); }
 
   double cell_;
   int cols_ = 1;
@@ -339,9 +336,8 @@ void validate(const std::vector<double>& radii, double box_width) {
     }
     if (2.0 * radii[i] > box_width) {
       throw std::invalid_argument("advancing_front: disk " + std::to_string(i) + " of diameter " +
-                                  std::to_string(2.0 * radii[i]) +
-                                  " m is wider than the box (" + std::to_string(box_width) +
-                                  " m)");
+                                  std::to_string(2.0 * radii[i]) + " m is wider than the box (" +
+                                  std::to_string(box_width) + " m)");
     }
   }
 }

@@ -75,6 +75,11 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   return s;
 }
 
+bool observed_state_array(const std::string& name) {
+  return name == "x" || name == "y" || name == "theta" || name == "vx" || name == "vy" ||
+         name == "omega" || name == "contacts" || name == "walls" || name == "status";
+}
+
 std::size_t state_bytes_per_disk(const NeighborParams& n) {
   const std::size_t doubles = 9 + 9 + 3 + 2;  // kinematics, Gear's derivatives, forces, refs
   const std::size_t ints = static_cast<std::size_t>(n.max_neighbors) + 3;  // list, counts, cells

@@ -94,16 +94,33 @@ class LazyBackend final : public Backend {
   void initialize(const EnsembleModel& m, EnsembleState& s) override { cpu_->initialize(m, s); }
   void advance(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) override {
     advance_resident(m, s, steps);
-    download(s);
+    download(s, Download::everything);
   }
   void advance_resident(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) override {
     if (!own_) own_ = s;
     cpu_->advance(m, *own_, steps);
     s.step += steps;
-    for (double& x : s.x) x = std::nan("");  // whoever reads now reads garbage
+    // whoever reads now reads garbage
+    for (auto* a : {&s.x, &s.y, &s.theta, &s.vx, &s.vy, &s.omega, &s.ax, &s.gear_high}) {
+      for (double& v : *a) v = std::nan("");
+    }
   }
-  void download(EnsembleState& s) override {
-    if (own_) s = *own_;
+  void download(EnsembleState& s, Download what) override {
+    if (!own_) return;
+    if (what == Download::everything) {
+      s = *own_;
+      return;
+    }
+    // what the observers read, and nothing else
+    s.x = own_->x;
+    s.y = own_->y;
+    s.theta = own_->theta;
+    s.vx = own_->vx;
+    s.vy = own_->vy;
+    s.omega = own_->omega;
+    s.contacts = own_->contacts;
+    s.walls = own_->walls;
+    s.status = own_->status;
   }
   std::string name() const override { return "cpu"; }
 

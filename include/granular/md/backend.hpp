@@ -25,8 +25,13 @@ class Backend {
   virtual void advance_resident(const EnsembleModel& m, EnsembleState& s, std::int64_t steps) {
     advance(m, s, steps);
   }
-  // Brings s up to date after advance_resident (nothing to do for the CPU).
-  virtual void download(EnsembleState& s) { static_cast<void>(s); }
+  // Brings s up to date after advance_resident (nothing to do for the CPU): every array, or
+  // only those the observers read (observed_state_array, state.hpp).
+  enum class Download { observed, everything };
+  virtual void download(EnsembleState& s, Download what = Download::everything) {
+    static_cast<void>(s);
+    static_cast<void>(what);
+  }
   virtual std::string name() const = 0;
 };
 

@@ -101,6 +101,11 @@ struct GridShape {
 };
 GridShape packing_grid_shape(double box_width, double r_max, double disk_area, double skin);
 
+// True for the arrays of EnsembleState that a run's observers read (packing_energy, the
+// rotation samples, the count of healthy packings): x, y, theta, vx, vy, omega, contacts,
+// walls, status. A device backend downloads only these for an observer (Backend::Download).
+bool observed_state_array(const std::string& name);
+
 // Bytes of the state per disk (without the cell grid and per-packing arrays), for estimating a
 // case's memory before it is allocated.
 std::size_t state_bytes_per_disk(const NeighborParams& n);
