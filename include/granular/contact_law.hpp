@@ -140,6 +140,11 @@ GRANULAR_HD inline NormalRestitution linear_dashpot_restitution(double k_n, doub
   return {exp(-beta * t_c), t_c};
 }
 
+// Damping ratio c = γ_n / (2 √(k_n m_eff)) of the linear dashpot [-]: c < 1 underdamped.
+GRANULAR_HD inline double damping_ratio(double k_n, double gamma_n, double m_eff) {
+  return gamma_n / (2.0 * sqrt(k_n * m_eff));
+}
+
 // Naive restitution of the undamped-cutoff reading (collision ends at δ = 0), underdamped only:
 // e_n = exp(−πc/√(1−c²)). Kept to show how far it is from (4.56); NaN when c ≥ 1.
 GRANULAR_HD inline double naive_restitution(double k_n, double gamma_n, double m_eff) {
@@ -178,6 +183,29 @@ GRANULAR_HD inline double fastest_contact_rate(const ContactParams& p, double m_
   if (beta * beta > omega0_sq) normal = beta + sqrt(beta * beta - omega0_sq);
   const double skin = sqrt(3.0 * p.k_t / m_eff);
   return normal > skin ? normal : skin;
+}
+
+// The largest time step an explicit integrator is given for a contact of effective mass m_eff
+// [s]: ten steps per period 2π/rate of its fastest linear mode (fastest_contact_rate). The
+// case loaders refuse a larger dt.
+GRANULAR_HD inline double largest_time_step(const ContactParams& p, double m_eff) {
+  return 2.0 * pi / (10.0 * fastest_contact_rate(p, m_eff));
+}
+
+// Shortest collision duration t_c (eq. 4.55) [s] over an ensemble's contacts: disk–disk at the
+// smallest and largest pair m_eff (m/2 of the lightest and heaviest disks), disk–wall at the
+// lightest and heaviest disks [kg]. t_c is monotonic in m_eff within a regime, so the two ends
+// cover either direction.
+GRANULAR_HD inline double shortest_collision_time(const ContactParams& disk_disk,
+                                                  const ContactParams& disk_wall, double m_light,
+                                                  double m_heavy) {
+  double t = linear_dashpot_restitution(disk_disk.k_n, disk_disk.gamma_n, m_light / 2.0).t_c;
+  const double t2 = linear_dashpot_restitution(disk_disk.k_n, disk_disk.gamma_n, m_heavy / 2.0).t_c;
+  const double t3 = linear_dashpot_restitution(disk_wall.k_n, disk_wall.gamma_n, m_light).t_c;
+  const double t4 = linear_dashpot_restitution(disk_wall.k_n, disk_wall.gamma_n, m_heavy).t_c;
+  t = t2 < t ? t2 : t;
+  t = t3 < t ? t3 : t;
+  return t4 < t ? t4 : t;
 }
 
 }  // namespace granular

@@ -13,23 +13,17 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
-#include <variant>
 #include <vector>
 
-#include "granular/constants.hpp"
-#include "granular/contact_law.hpp"
-#include "granular/io/case.hpp"
+#include "granular/cases/case.hpp"
+#include "granular/cases/ensemble.hpp"
 #include "granular/io/file.hpp"
-#include "granular/io/output.hpp"
-#include "granular/io/run_case.hpp"
-#include "granular/md/backend.hpp"
-#include "granular/md/checkpoint.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using granular::cases::LoadedCase;
 using granular::io::CaseError;
-using granular::io::LoadedCase;
 
 constexpr int kSuccess = 0;
 constexpr int kRunFailure = 1;
@@ -182,10 +176,6 @@ Options parse_options(const std::vector<std::string>& args) {
       if (value != "cpu" && value != "cuda") {
         throw UsageError{"--backend: expected cpu or cuda, got " + granular::io::quoted(value)};
       }
-      if (value == "cuda" && !granular::md::cuda_device_available()) {
-        throw UsageError{"--backend cuda: no CUDA device is available: " +
-                         granular::md::cuda_unavailable_reason()};
-      }
       o.backend = value;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError{"unknown option " + granular::io::quoted(a) + " for " + o.command};
@@ -200,149 +190,33 @@ Options parse_options(const std::vector<std::string>& args) {
   return o;
 }
 
-// One line per contact type and mass: m_eff, damping ratio, e_n, t_c (eqs. 4.55–4.56).
-void print_contact(const char* label, const granular::ContactParams& p, double m_eff) {
-  const auto r = granular::linear_dashpot_restitution(p.k_n, p.gamma_n, m_eff);
-  const double c = p.gamma_n / (2.0 * std::sqrt(p.k_n * m_eff));
-  std::cout << "  " << label << "  m_eff = " << granular::io::format_value("%.4g", m_eff)
-            << " kg  c = " << granular::io::format_value("%.4g", c)
-            << "  e_n = " << granular::io::format_value("%.6g", r.e_n)
-            << "  t_c = " << granular::io::format_value("%.4g", r.t_c) << " s\n";
-}
-
-const char* scheme_name(granular::md::Integrator i) {
-  return i == granular::md::Integrator::gear5 ? "gear5" : "velocity_verlet";
-}
-
-void report_ensemble(const granular::md::EnsembleCase& c) {
-  const auto& m = c.model;
-  const auto& p = m.packings.front();
-  const int disks = m.packing_size(0);
-  double m_light = m.mass[0], m_heavy = m.mass[0];
-  for (int i = 0; i < disks; ++i) {
-    m_light = std::min(m_light, m.mass[i]);
-    m_heavy = std::max(m_heavy, m.mass[i]);
-  }
-  std::cout << "packings: " << c.gamma_values.size() << " Γ value(s) × " << c.packings_per_gamma
-            << " = " << m.n_packings() << " packings of " << disks << " disks (" << m.n_disks()
-            << " disks), box width " << granular::io::format_value("%.4g", p.box_width)
-            << " m, g = " << granular::io::format_value("%.4g", p.gravity) << " m/s²\n";
-
-  // contact time scales
-  std::cout << "contacts (c = γ_n / (2 √(k_n m_eff)); e_n, t_c from eqs. 4.55–4.56):\n";
-  print_contact("disk-disk, smallest pair", p.disk_disk, m_light / 2.0);
-  print_contact("disk-disk, largest pair ", p.disk_disk, m_heavy / 2.0);
-  print_contact("disk-wall, smallest disk", p.disk_wall, m_light);
-  print_contact("disk-wall, largest disk ", p.disk_wall, m_heavy);
-  const double t_c =
-      granular::io::shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
-  const double dt_max = std::min(granular::io::largest_time_step(p.disk_disk, m_light / 2.0),
-                                 granular::io::largest_time_step(p.disk_wall, m_light));
-  std::cout << "time step: dt = " << granular::io::format_value("%.4g", m.dt) << " s ("
-            << scheme_name(m.integrator) << "), " << granular::io::format_value("%.4g", t_c / m.dt)
-            << " steps per shortest t_c (" << granular::io::format_value("%.4g", t_c)
-            << " s); largest accepted dt " << granular::io::format_value("%.3g", dt_max) << " s\n";
-
-  // drive per Γ
-  std::cout << "drive: f = "
-            << granular::io::format_value("%.6g", p.drive_omega / (2.0 * granular::pi)) << " Hz\n";
-  for (int k = 0; k < static_cast<int>(c.gamma_values.size()); ++k) {
-    const auto& pk = m.packings[k * c.packings_per_gamma];
-    std::cout << "  Γ = " << granular::io::format_value("%-6.4g", pk.gamma)
-              << "  A = " << granular::io::format_value("%.4g", pk.drive_amplitude)
-              << " m  peak wall speed A ω = "
-              << granular::io::format_value("%.4g", pk.drive_amplitude * pk.drive_omega)
-              << " m/s\n";
-  }
-
-  // run length
-  const auto& s = c.schedule;
-  const double total = s.settle_time + s.transient_time + s.measure_time;
-  const double steps = std::ceil(total / m.dt);
-  std::cout << "run: settle " << granular::io::format_value("%.6g", s.settle_time)
-            << " s + transient " << granular::io::format_value("%.6g", s.transient_time)
-            << " s + measure " << granular::io::format_value("%.6g", s.measure_time)
-            << " s = " << granular::io::format_value("%.6g", total) << " s, sample every "
-            << granular::io::format_value("%.6g", s.sample_interval) << " s\n"
-            << "total: " << granular::io::format_value("%.6g", steps) << " steps per packing, "
-            << granular::io::format_value("%.4g", steps * m.n_disks())
-            << " disk-steps over the ensemble\n";
-  const granular::md::RunSteps plan = granular::md::plan_run(s, m.dt).steps;
-  const double csv = granular::io::ensemble_output_bytes(
-      plan, static_cast<int>(c.gamma_values.size()), c.packings_per_gamma, disks);
-  // without the cell grids, a few ints per disk
-  const double memory = granular::io::ensemble_memory_bytes(m.n_disks(), 0.0, m.neighbor);
-  std::cout << "size: about " << granular::io::format_value("%.3g", memory / 1e6)
-            << " MB of memory, at most " << granular::io::format_value("%.3g", csv / 1e6)
-            << " MB of CSV\n";
-}
-
-void report_collision(const granular::md::CollisionCase& c) {
-  const bool pair = c.kind == granular::md::CollisionKind::disk_disk;
-  const double m_a = c.areal_density * granular::pi * c.radius_a * c.radius_a;
-  const double m_eff =
-      pair ? granular::effective_mass(m_a, c.areal_density * granular::pi * c.radius_b * c.radius_b)
-           : m_a;
-  const auto r = granular::linear_dashpot_restitution(c.contact.k_n, c.contact.gamma_n, m_eff);
-  const double dt = c.dt > 0.0 ? c.dt : r.t_c / c.steps_per_collision;
-  std::cout << "collision: " << (pair ? "disk-disk" : "disk-wall")
-            << ", m_a = " << granular::io::format_value("%.4g", m_a) << " kg\n";
-  print_contact(pair ? "disk-disk" : "disk-wall", c.contact, m_eff);
-  std::cout << "predicted: e_n = " << granular::io::format_value("%.6g", r.e_n)
-            << ", t_c = " << granular::io::format_value("%.6g", r.t_c) << " s\n"
-            << "time step: dt = " << granular::io::format_value("%.4g", dt) << " s ("
-            << scheme_name(c.integrator) << "), " << granular::io::format_value("%.6g", r.t_c / dt)
-            << " steps per t_c; largest accepted dt "
-            << granular::io::format_value("%.3g", granular::io::largest_time_step(c.contact, m_eff))
-            << " s\n";
-}
-
 int validate(const Options& o) {
-  const LoadedCase lc = granular::io::load_case(o.case_path, o.sets);
+  const LoadedCase lc = granular::cases::load_case(o.case_path, o.sets);
   std::cout << o.case_path << ": valid " << lc.model << " case\n";
   for (const std::string& n : lc.notes) std::cout << "note: " << n << "\n";
-  if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec))
-    report_ensemble(*e);
-  else if (const auto* c = std::get_if<granular::md::CollisionCase>(&lc.spec))
-    report_collision(*c);
-  else
-    std::get<std::shared_ptr<granular::impact::ImpactCase>>(lc.spec)->describe(std::cout);
+  lc.spec->describe(std::cout);
   return kSuccess;
-}
-
-// --resume needs a checkpoint of this case, made on this backend, in the output folder.
-void check_resume(const Options& o, const LoadedCase& lc, const fs::path& out) {
-  if (!std::holds_alternative<granular::md::EnsembleCase>(lc.spec))
-    throw CaseError("", "--resume", "only packing_ensemble runs write checkpoints");
-  const fs::path path = granular::io::checkpoint_path(out);
-  std::error_code ec;
-  if (!fs::exists(path, ec))
-    throw CaseError(path.string(), "", "no checkpoint to resume from (run without --resume)");
-  granular::md::CheckpointHeader h;
-  try {
-    h = granular::md::read_checkpoint_header(path);
-  } catch (const std::runtime_error& e) {
-    throw CaseError("", "", e.what());
-  }
-  if (h.fingerprint != granular::io::case_fingerprint(lc.echo))
-    throw CaseError(path.string(), "",
-                    "made by a different case (its case echo differs; run without --resume to "
-                    "start afresh)");
-  if (h.backend != o.backend)
-    throw CaseError(path.string(), "",
-                    "made by the " + h.backend + " backend; resume with --backend " + h.backend);
 }
 
 int run(const Options& o) {
   // everything is checked before anything is created
-  const LoadedCase lc = granular::io::load_case(o.case_path, o.sets);
+  const LoadedCase lc = granular::cases::load_case(o.case_path, o.sets);
   const fs::path out =
       o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw CaseError("", "--out " + granular::io::excerpt(out.string()),
                     "exists and is not a directory");
-  if (o.resume) check_resume(o, lc, out);
+  granular::cases::RunContext ctx;
+  ctx.out_dir = out;
+  ctx.case_echo = lc.echo;
+  ctx.backend = o.backend;
+  ctx.threads = o.threads;
+  ctx.resume = o.resume;
+  ctx.checkpoint_interval = o.checkpoint_interval;
+  ctx.report = &std::cout;
+  ctx.progress = &std::cerr;
+  lc.spec->check_run(ctx);
   for (const std::string& n : lc.notes) std::cerr << "note: " << n << "\n";
 
   // a folder that cannot take the outputs is found now, not after hours of computing
@@ -351,36 +225,29 @@ int run(const Options& o) {
   } catch (const granular::io::FileError& e) {
     throw CaseError("", "", e.what());
   }
-  if (const auto* e = std::get_if<granular::md::EnsembleCase>(&lc.spec)) {
-    // an interrupt stops the run within a slice with a checkpoint, so days of work survive
-    granular::io::EnsembleRunControl control;
-    control.resume = o.resume;
-    control.checkpoint_interval = o.checkpoint_interval;
-    control.stop = [] { return g_stop != 0; };
+
+  // a run that can stop stops within a slice with a checkpoint, so days of work survive
+  if (lc.spec->stoppable()) {
+    ctx.stop = [] { return g_stop != 0; };
     catch_stop_signals();
-    bool complete = false;
-    try {
-      complete = granular::io::run_ensemble_case(*e, lc.echo, out, o.backend, o.threads, std::cout,
-                                                 std::cerr, control);
-    } catch (const granular::io::FileError& failed) {
-      // a full or vanished disk: what was checkpointed before is still there to resume
-      const fs::path checkpoint = granular::io::checkpoint_path(out);
-      throw std::runtime_error(std::string(failed.what()) +
-                               (fs::exists(checkpoint, ec)
-                                    ? "; the last checkpoint is " + checkpoint.string() +
-                                          ": make room, then repeat the command with --resume"
-                                    : ""));
-    }
-    if (!complete) {
-      std::cerr << "granular: run interrupted; checkpoint in "
-                << granular::io::checkpoint_path(out).string()
-                << ": repeat the command with --resume to continue\n";
-      return kRunFailure;
-    }
-  } else if (const auto* c = std::get_if<granular::md::CollisionCase>(&lc.spec)) {
-    granular::io::run_collision_case(*c, lc.echo, out, std::cout);
-  } else {
-    std::get<std::shared_ptr<granular::impact::ImpactCase>>(lc.spec)->run(lc.echo, out, std::cout);
+  }
+  granular::cases::RunEnd end = granular::cases::RunEnd::complete;
+  try {
+    end = lc.spec->run(ctx);
+  } catch (const granular::io::FileError& failed) {
+    // a full or vanished disk: what was checkpointed before is still there to resume
+    const fs::path checkpoint = granular::cases::checkpoint_path(out);
+    throw std::runtime_error(std::string(failed.what()) +
+                             (fs::exists(checkpoint, ec)
+                                  ? "; the last checkpoint is " + checkpoint.string() +
+                                        ": make room, then repeat the command with --resume"
+                                  : ""));
+  }
+  if (end == granular::cases::RunEnd::interrupted) {
+    std::cerr << "granular: run interrupted; checkpoint in "
+              << granular::cases::checkpoint_path(out).string()
+              << ": repeat the command with --resume to continue\n";
+    return kRunFailure;
   }
   std::cout << "outputs in " << out.string() << "\n";
   return kSuccess;

@@ -72,15 +72,15 @@ double time_to_touch(const CollisionCase& c, const PairKinematics& k) {
 
 CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSample>* trace) {
   const bool wall = c.kind == CollisionKind::disk_wall;
-  const double m_a = c.areal_density * pi * c.radius_a * c.radius_a;
-  const double m_b = wall ? std::numeric_limits<double>::infinity()
-                          : c.areal_density * pi * c.radius_b * c.radius_b;
+  const double m_a = disk_mass(c.areal_density, c.radius_a);
+  const double m_b =
+      wall ? std::numeric_limits<double>::infinity() : disk_mass(c.areal_density, c.radius_b);
   const ContactParams& p = c.contact;
 
   // closed forms (spec §3.2–3.3)
   CollisionResult r{};
   r.m_eff = effective_mass(m_a, m_b);
-  r.damping_ratio = p.gamma_n / (2.0 * std::sqrt(p.k_n * r.m_eff));
+  r.damping_ratio = damping_ratio(p.k_n, p.gamma_n, r.m_eff);
   const NormalRestitution closed = linear_dashpot_restitution(p.k_n, p.gamma_n, r.m_eff);
   r.e_n_predicted = closed.e_n;
   r.t_c_predicted = closed.t_c;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -53,10 +52,10 @@ void build_layouts(const EnsembleModel& m, std::vector<double>& x, std::vector<d
 // A checkpoint fits the case when its arrays have the model's sizes and its position lies on
 // the case's schedule: read_checkpoint checks the file, this the struct handed to the run.
 template <class PhaseSteps>
-void check_resume(const EnsembleCase& c, const EnsembleCheckpoint& r, std::int64_t total_steps,
+void check_resume(const EnsembleCase& c, const ResumePoint& r, std::int64_t total_steps,
                   PhaseSteps phase_steps) {
   const EnsembleModel& m = c.model;
-  const RunPosition& pos = r.header.position;
+  const RunPosition& pos = r.position;
   const auto fail = [](const std::string& what) {
     throw std::invalid_argument("run_ensemble: the checkpoint to resume " + what);
   };
@@ -96,11 +95,11 @@ void sample_rotation(const EnsembleModel& m, const EnsembleState& s,
   }
 }
 
-// Progress lines: about every 5 % of the steps or every 10 s of wall time.
+// Progress: about every 5 % of the steps or every 10 s of wall time.
 class ProgressReporter {
  public:
-  ProgressReporter(std::ostream* out, std::int64_t total_steps)
-      : out_(out), total_(std::max<std::int64_t>(total_steps, 1)), last_(Clock::now()) {}
+  ProgressReporter(std::function<void(const RunProgress&)> out, std::int64_t total_steps)
+      : out_(std::move(out)), total_(std::max<std::int64_t>(total_steps, 1)), last_(Clock::now()) {}
 
   void update(RunPhase phase, double t, std::int64_t done, double particle_steps,
               double advance_time_s, bool force) {
@@ -110,14 +109,11 @@ class ProgressReporter {
     while (next_ <= fraction) next_ += 0.05;
     last_ = Clock::now();
     const double rate = advance_time_s > 0.0 ? particle_steps / advance_time_s : 0.0;
-    char line[160];
-    std::snprintf(line, sizeof line, "[%-9s] t = %10.4f s  %5.1f %%  %.3g particle-steps/s\n",
-                  phase_name(phase), t, 100.0 * fraction, rate);
-    *out_ << line << std::flush;
+    out_({phase, t, fraction, rate});
   }
 
  private:
-  std::ostream* out_;
+  std::function<void(const RunProgress&)> out_;
   std::int64_t total_;
   double next_ = 0.05;
   Clock::time_point last_;
@@ -241,13 +237,12 @@ std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,
 }
 
 EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
-                            const EnsembleObserver& observer, std::ostream* progress,
-                            const EnsembleRunOptions& options) {
+                            const EnsembleObserver& observer, const EnsembleRunOptions& options) {
   check_case(c);
   const EnsembleModel& m = c.model;
   const RunSchedule& sched = c.schedule;
   const Clock::time_point start = Clock::now();
-  const EnsembleCheckpoint* resume = options.resume;
+  const ResumePoint* resume = options.resume;
 
   EnsembleResult result{};
   const RunSteps plan = plan_run(sched, m.dt).steps;
@@ -276,7 +271,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
     check_resume(c, *resume, total_steps, [&](int k) { return phases[k].steps; });
     s = resume->state;
     result.rotation = resume->rotation;
-    const RunPosition& pos = resume->header.position;
+    const RunPosition& pos = resume->position;
     done = pos.steps_done;
     result.particle_steps = pos.particle_steps;
     result.advance_time_s = pos.advance_time_s;
@@ -306,9 +301,9 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   // A chunk is taken in slices of about options.poll_interval_s of wall time, so that a stop
   // request is answered (with a checkpoint) within a slice, not a chunk: chunks of a large
   // case take minutes. Slicing changes no result: a packing's steps are the same in any split.
-  ProgressReporter reporter(progress, total_steps);
+  ProgressReporter reporter(options.on_progress, total_steps);
   SliceTimer slicer(options);
-  const int first_phase = resume ? resume->header.position.phase : 0;
+  const int first_phase = resume ? resume->position.phase : 0;
   reporter.update(phases[first_phase].phase, s.time(m), done, result.particle_steps,
                   result.advance_time_s, true);
   Clock::time_point last_checkpoint = Clock::now();
@@ -319,7 +314,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
     const bool resumed_phase = resume && k == first_phase;
     // the measurement's first sample; a checkpoint inside the measurement comes after it
     if (ph.phase == RunPhase::measure && !resumed_phase) observe_sample();
-    std::int64_t left = resumed_phase ? resume->header.position.phase_steps_left : ph.steps;
+    std::int64_t left = resumed_phase ? resume->position.phase_steps_left : ph.steps;
     while (left > 0) {
       // chunks are counted from the start of the phase (its last one may be shorter)
       const std::int64_t taken = ph.steps - left;

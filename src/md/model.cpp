@@ -1,7 +1,5 @@
 #include "granular/md/model.hpp"
 
-#include "granular/constants.hpp"
-
 namespace granular::md {
 
 int EnsembleModel::add_packing(const PackingParams& params, const std::vector<double>& radii,
@@ -9,10 +7,10 @@ int EnsembleModel::add_packing(const PackingParams& params, const std::vector<do
   if (offset.empty()) offset.push_back(0);
   packings.push_back(params);
   for (double r : radii) {
-    const double m = areal_density * pi * r * r;
+    const double m = disk_mass(areal_density, r);
     radius.push_back(r);
     mass.push_back(m);
-    inertia.push_back(0.5 * m * r * r);
+    inertia.push_back(disk_inertia(m, r));
     inv_mass.push_back(1.0 / mass.back());
     inv_inertia.push_back(1.0 / inertia.back());
   }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "granular/constants.hpp"
+#include "granular/md/observables.hpp"
 #include "granular/md/view.hpp"
 
 namespace granular::md {
@@ -86,6 +87,12 @@ std::size_t state_bytes_per_disk(const NeighborParams& n) {
   const std::size_t slots = static_cast<std::size_t>(n.max_contacts) + n_walls;
   return doubles * sizeof(double) + ints * sizeof(int) + slots * sizeof(ContactSlot) +
          2 * sizeof(std::uint64_t);
+}
+
+double ensemble_memory_bytes(double disks, double cells, const NeighborParams& neighbor) {
+  const double per_disk = static_cast<double>(state_bytes_per_disk(neighbor)) +
+                          5.0 * sizeof(double) + sizeof(RotationStats);
+  return disks * per_disk + cells * sizeof(int);
 }
 
 std::size_t state_bytes(const EnsembleState& s) {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "granular/md/checkpoint.hpp"
+#include "granular/io/checkpoint.hpp"
 
 namespace {
 
@@ -259,7 +259,7 @@ TEST_F(Cli, ResumeWithoutMatchingCheckpointIsBadInput) {
   fs::create_directories(dir_ / "o");
   std::ofstream(dir_ / "o" / "energy.csv") << "t\n";
   EXPECT_EQ(granular("run " + good + " --out o --resume").code, 2);
-  granular::md::write_checkpoint(dir_ / "o" / "checkpoint.bin",
+  granular::io::write_checkpoint(dir_ / "o" / "checkpoint.bin",
                                  {"{\"model\":\"other\"}", "cpu", {}, {}},
                                  granular::md::EnsembleState{}, {});
   const Result other = granular("run " + good + " --out o --resume");

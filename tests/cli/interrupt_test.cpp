@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "granular/md/checkpoint.hpp"
+#include "granular/io/checkpoint.hpp"
 
 namespace {
 
@@ -112,7 +112,7 @@ TEST(Interrupt, SigtermLeavesAResumableCheckpointWithinTwoSeconds) {
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 1);
     EXPECT_NE(slurp(err).find("checkpoint in " + checkpoint.string()), std::string::npos);
-    const granular::md::CheckpointHeader h = granular::md::read_checkpoint_header(checkpoint);
+    const granular::io::CheckpointHeader h = granular::io::read_checkpoint_header(checkpoint);
     first_steps = h.position.steps_done;
     EXPECT_GT(first_steps, 0);
     EXPECT_FALSE(fs::exists(out / "summary.json"));
@@ -132,7 +132,7 @@ TEST(Interrupt, SigtermLeavesAResumableCheckpointWithinTwoSeconds) {
     EXPECT_LT(seconds_since(sent), 2.0);
     ASSERT_TRUE(WIFEXITED(status)) << "the second interrupt must not kill the run";
     EXPECT_EQ(WEXITSTATUS(status), 1);
-    const granular::md::CheckpointHeader h = granular::md::read_checkpoint_header(checkpoint);
+    const granular::io::CheckpointHeader h = granular::io::read_checkpoint_header(checkpoint);
     EXPECT_GT(h.position.steps_done, first_steps);
   }
   fs::remove_all(dir);

@@ -30,8 +30,8 @@ const fs::path pins_dir = fs::path(GRANULAR_SOURCE_DIR) / "tests" / "data" / "pi
 
 // Runs `granular run cases/<case>.json --out <out> --threads 2 --set ...`; true on exit 0.
 bool run_case(const std::string& name, const std::vector<std::string>& sets, const fs::path& out) {
-  std::string cmd = std::string("'") + GRANULAR_CLI + "' run '" + GRANULAR_SOURCE_DIR +
-                    "/cases/" + name + ".json' --out '" + out.string() + "' --threads 2";
+  std::string cmd = std::string("'") + GRANULAR_CLI + "' run '" + GRANULAR_SOURCE_DIR + "/cases/" +
+                    name + ".json' --out '" + out.string() + "' --threads 2";
   for (const std::string& s : sets) cmd += " --set '" + s + "'";
   cmd += " >/dev/null 2>&1";
   const int status = std::system(cmd.c_str());
@@ -41,9 +41,9 @@ bool run_case(const std::string& name, const std::vector<std::string>& sets, con
 class PinnedResults : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("granular_pins_" + std::to_string(::getpid()) + "_" +
-            testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() / ("granular_pins_" + std::to_string(::getpid()) + "_" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     pins_ = json::parse(slurp(pins_dir / "pins.json"));

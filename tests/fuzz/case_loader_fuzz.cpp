@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "granular/io/case.hpp"
+#include "granular/cases/case.hpp"
 #include "granular/io/json_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -2,13 +2,13 @@
 // billiard.md §4, §8): the stick/slip boundary in closed form, the moving-wall restitution,
 // energy conservation of the elastic frictionless billiard, no energy gain in random impacts,
 // mirror symmetry, the Zeno policy and persistent contact (rolling, sliding, lift-off).
+#include "granular/impact/billiard.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
-
-#include "granular/impact/billiard.hpp"
 
 namespace granular::impact {
 namespace {
@@ -50,10 +50,10 @@ TEST(BilliardImpact, StickSlipBoundaryOfASpinlessBallOnAStaticWall) {
     const Vec2 c1{std::cos(z), std::sin(z)}, c2{-std::sin(z), std::cos(z)};
     for (double sign : {1.0, -1.0}) {
       const double u5 = -1.0;
-      const BilliardImpactResult in = billiard_impact(ball, law, z,
-          (sign * ratio * (1.0 - 1e-9)) * c1 + u5 * c2, 0.0, {0.0, 0.0});
-      const BilliardImpactResult out = billiard_impact(ball, law, z,
-          (sign * ratio * (1.0 + 1e-9)) * c1 + u5 * c2, 0.0, {0.0, 0.0});
+      const BilliardImpactResult in = billiard_impact(
+          ball, law, z, (sign * ratio * (1.0 - 1e-9)) * c1 + u5 * c2, 0.0, {0.0, 0.0});
+      const BilliardImpactResult out = billiard_impact(
+          ball, law, z, (sign * ratio * (1.0 + 1e-9)) * c1 + u5 * c2, 0.0, {0.0, 0.0});
       EXPECT_TRUE(in.sticking) << "z = " << z;
       EXPECT_FALSE(out.sticking) << "z = " << z;
       EXPECT_NEAR(in.u4_after + ball.radius * in.spin, 0.0, 1e-12);
@@ -135,8 +135,8 @@ BilliardModel elastic_model(BoundaryShape shape) {
 // B3-like: the total energy of the elastic frictionless billiard (no drag, static boundary)
 // stays constant over many bounces, for every shape and both schemes.
 TEST(BilliardRun, ElasticFrictionlessBilliardConservesEnergy) {
-  for (BoundaryShape shape : {BoundaryShape::parabola, BoundaryShape::wedge,
-                              BoundaryShape::hyperbola}) {
+  for (BoundaryShape shape :
+       {BoundaryShape::parabola, BoundaryShape::wedge, BoundaryShape::hyperbola}) {
     for (Scheme scheme : {Scheme::rk4, Scheme::dopri5}) {
       BilliardModel m = elastic_model(shape);
       m.ode.scheme = scheme;
@@ -161,8 +161,8 @@ TEST(BilliardRun, ElasticFrictionlessBilliardConservesEnergy) {
 // Mirror symmetry: q1 → −q1, v1 → −v1, u3 → −u3 and A → −A give the mirrored run: the same
 // impact times and heights, opposite u4 and spin.
 TEST(BilliardRun, MirrorSymmetry) {
-  for (BoundaryShape shape : {BoundaryShape::parabola, BoundaryShape::wedge,
-                              BoundaryShape::hyperbola}) {
+  for (BoundaryShape shape :
+       {BoundaryShape::parabola, BoundaryShape::wedge, BoundaryShape::hyperbola}) {
     BilliardModel m;
     m.boundary.shape = shape;
     m.boundary.has_ceiling = true;
@@ -322,10 +322,9 @@ TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
     const double mb2 = m.ball.mass * m.ball.radius * m.ball.radius;
     const double a = slides ? g * (std::sin(theta) - m.law.mu_kinetic * std::cos(theta))
                             : g * std::sin(theta) / (1.0 + m.ball.inertia / mb2);
-    const double spin =
-        slides ? m.ball.radius * m.law.mu_kinetic * m.ball.mass * g * std::cos(theta) * T /
-                     m.ball.inertia
-               : a * T / m.ball.radius;
+    const double spin = slides ? m.ball.radius * m.law.mu_kinetic * m.ball.mass * g *
+                                     std::cos(theta) * T / m.ball.inertia
+                               : a * T / m.ball.radius;
     const BilliardSample& last = r.trajectory.back();
     ASSERT_NEAR(last.t, T, 1e-12);
     const Vec2 c1{std::cos(theta), std::sin(theta)};
@@ -383,8 +382,8 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
     double frequency;
     long long collisions;
   };
-  for (const Case& c : {Case{BoundaryShape::hyperbola, 5.8, 1000},
-                        Case{BoundaryShape::parabola, 4.5, 2300}}) {
+  for (const Case& c :
+       {Case{BoundaryShape::hyperbola, 5.8, 1000}, Case{BoundaryShape::parabola, 4.5, 2300}}) {
     BilliardModel m;
     m.boundary.shape = c.shape;
     m.boundary.has_ceiling = true;

@@ -17,13 +17,17 @@
 #include <vector>
 
 #include "../support/tiny_ensemble.hpp"
+#include "granular/io/checkpoint.hpp"
 #include "granular/io/checksum.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/checkpoint.hpp"
 #include "granular/md/ensemble_run.hpp"
 
 namespace granular::md {
 namespace {
+
+using io::EnsembleCheckpoint;
+using io::read_checkpoint;
+using io::write_checkpoint;
 
 namespace fs = std::filesystem;
 
@@ -72,7 +76,7 @@ class CheckpointDamage : public testing::Test {
                              const std::vector<RotationStats>& rotation) {
       write_checkpoint(path_, {"small", backend->name(), {}, pos}, s, rotation);
     };
-    ASSERT_FALSE(run_ensemble(case_, *backend, {}, nullptr, stop).complete);
+    ASSERT_FALSE(run_ensemble(case_, *backend, {}, stop).complete);
     intact_ = slurp(path_);
   }
 
@@ -88,9 +92,9 @@ class CheckpointDamage : public testing::Test {
     }
     auto backend = make_cpu_backend(1);
     EnsembleRunOptions options;
-    options.resume = &cp;
+    options.resume = &cp.point;
     try {
-      const EnsembleResult r = run_ensemble(case_, *backend, {}, nullptr, options);
+      const EnsembleResult r = run_ensemble(case_, *backend, {}, options);
       const std::vector<double> w = omega_bar(r);
       return w.size() == reference_.size() &&
                      std::memcmp(w.data(), reference_.data(), w.size() * sizeof(double)) == 0

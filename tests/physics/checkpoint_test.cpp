@@ -2,7 +2,7 @@
 // io/ensemble_outputs.cpp: a run stopped after k chunks and resumed from its checkpoint ends
 // bitwise identical to the uninterrupted run (observables, final state, CSV files), and a
 // checkpoint of another case or a damaged file is rejected with the file named.
-#include "granular/md/checkpoint.hpp"
+#include "granular/io/checkpoint.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,13 +16,19 @@
 #include <string>
 #include <vector>
 
+#include "../support/run_context.hpp"
 #include "../support/tiny_ensemble.hpp"
-#include "granular/io/run_case.hpp"
+#include "granular/cases/ensemble.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/ensemble_run.hpp"
 
 namespace granular::md {
 namespace {
+
+using io::EnsembleCheckpoint;
+using io::read_checkpoint;
+using io::read_checkpoint_header;
+using io::write_checkpoint;
 
 namespace fs = std::filesystem;
 
@@ -101,8 +107,7 @@ void run_until(const EnsembleCase& c, int chunks, const fs::path& path,
     write_checkpoint(path, {fingerprint, backend->name(), {}, pos}, s, rotation);
   };
   Trace local;
-  const EnsembleResult r =
-      run_ensemble(c, *backend, (trace ? trace : &local)->observer(), nullptr, options);
+  const EnsembleResult r = run_ensemble(c, *backend, (trace ? trace : &local)->observer(), options);
   ASSERT_FALSE(r.complete);
   EXPECT_TRUE(r.packings.empty());
   EXPECT_EQ(r.steps, 1000 * chunks);
@@ -126,8 +131,8 @@ TEST(Checkpoint, ResumedRunIsBitwiseIdenticalToTheUninterruptedRun) {
     const EnsembleCheckpoint cp = read_checkpoint(path, c.model, "tiny");
     EXPECT_EQ(cp.header.position.steps_done, 1000 * k);
     EnsembleRunOptions options;
-    options.resume = &cp;
-    const EnsembleResult b = run_ensemble(c, *backend, resumed.observer(), nullptr, options);
+    options.resume = &cp.point;
+    const EnsembleResult b = run_ensemble(c, *backend, resumed.observer(), options);
     ASSERT_TRUE(b.complete);
 
     // the observers saw the same sequence, split at the checkpoint, and the same final state
@@ -171,13 +176,13 @@ TEST(Checkpoint, ResumedFromInsideAChunkIsBitwiseIdentical) {
                              const std::vector<RotationStats>& rotation) {
       write_checkpoint(path, {"tiny", backend->name(), {}, pos}, s, rotation);
     };
-    const EnsembleResult first = run_ensemble(c, *backend, resumed.observer(), nullptr, stop);
+    const EnsembleResult first = run_ensemble(c, *backend, resumed.observer(), stop);
     ASSERT_FALSE(first.complete);
     EXPECT_EQ(first.steps, steps);
     const EnsembleCheckpoint cp = read_checkpoint(path, c.model, "tiny");
     EnsembleRunOptions options;
-    options.resume = &cp;
-    const EnsembleResult b = run_ensemble(c, *backend, resumed.observer(), nullptr, options);
+    options.resume = &cp.point;
+    const EnsembleResult b = run_ensemble(c, *backend, resumed.observer(), options);
     ASSERT_TRUE(b.complete);
     EXPECT_TRUE(bitwise_equal(resumed.energy, straight.energy));
     EXPECT_EQ(resumed.final_hash, straight.final_hash);
@@ -194,25 +199,26 @@ TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   const nlohmann::json echo = {{"model", "packing_ensemble"}, {"seed", 7}};
   std::ostringstream progress;
   const fs::path straight = scratch("csv_straight");
-  ASSERT_TRUE(io::run_ensemble_case(c, echo, straight, "cpu", 2, progress, progress));
-  EXPECT_FALSE(fs::exists(io::checkpoint_path(straight)));
+  ASSERT_EQ(cases::run_packing_ensemble(c, test::run_context(straight, echo, 2, progress)),
+            cases::RunEnd::complete);
+  EXPECT_FALSE(fs::exists(cases::checkpoint_path(straight)));
 
   // stopped inside the measurement: a checkpoint and the CSVs so far, no summary
   const fs::path dir = scratch("csv_resumed");
-  io::EnsembleRunControl control;
+  cases::RunContext control = test::run_context(dir, echo, 2, progress);
   int taken = 0;
   control.slice_steps = 1000;
   control.stop = [&] { return ++taken >= 17; };
-  EXPECT_FALSE(io::run_ensemble_case(c, echo, dir, "cpu", 2, progress, progress, control));
-  EXPECT_TRUE(fs::exists(io::checkpoint_path(dir)));
+  EXPECT_EQ(cases::run_packing_ensemble(c, control), cases::RunEnd::interrupted);
+  EXPECT_TRUE(fs::exists(cases::checkpoint_path(dir)));
   EXPECT_FALSE(fs::exists(dir / "summary.json"));
 
   // rows written after the checkpoint by a run that then died are cut off on resume
   std::ofstream(dir / "energy.csv", std::ios::app) << "0.123,0,0.5,partial row\n";
   std::ofstream(dir / "angles.csv", std::ios::app) << "0.123,0.5,0,0,1.";
-  io::EnsembleRunControl resume;
+  cases::RunContext resume = test::run_context(dir, echo, 1, progress);
   resume.resume = true;
-  ASSERT_TRUE(io::run_ensemble_case(c, echo, dir, "cpu", 1, progress, progress, resume));
+  ASSERT_EQ(cases::run_packing_ensemble(c, resume), cases::RunEnd::complete);
   EXPECT_NE(progress.str().find("resuming from"), std::string::npos);
 
   for (const char* name : {"energy.csv", "angles.csv", "disks.csv"}) {
@@ -227,21 +233,21 @@ TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   }
   EXPECT_EQ(a, b);
   // summary.json is the finished result: the checkpoint is gone
-  EXPECT_FALSE(fs::exists(io::checkpoint_path(dir)));
+  EXPECT_FALSE(fs::exists(cases::checkpoint_path(dir)));
 }
 
 TEST(Checkpoint, FreshRunRemovesAnOldCheckpoint) {
   const EnsembleCase c = tiny_case();
   const fs::path dir = scratch("fresh");
-  io::EnsembleRunControl control;
-  control.stop = [] { return true; };
   std::ostringstream progress;
-  EXPECT_FALSE(io::run_ensemble_case(c, {{"seed", 1}}, dir, "cpu", 1, progress, progress, control));
-  ASSERT_TRUE(fs::exists(io::checkpoint_path(dir)));
+  cases::RunContext control = test::run_context(dir, {{"seed", 1}}, 1, progress);
+  control.stop = [] { return true; };
+  EXPECT_EQ(cases::run_packing_ensemble(c, control), cases::RunEnd::interrupted);
+  ASSERT_TRUE(fs::exists(cases::checkpoint_path(dir)));
   // a fresh run of another case ignores it, and it cannot be resumed against the new CSVs
-  control.stop = [] { return false; };
-  EXPECT_TRUE(io::run_ensemble_case(c, {{"seed", 2}}, dir, "cpu", 1, progress, progress, control));
-  EXPECT_FALSE(fs::exists(io::checkpoint_path(dir)));
+  control = test::run_context(dir, {{"seed", 2}}, 1, progress);
+  EXPECT_EQ(cases::run_packing_ensemble(c, control), cases::RunEnd::complete);
+  EXPECT_FALSE(fs::exists(cases::checkpoint_path(dir)));
 }
 
 TEST(Checkpoint, RejectsCheckpointOfAnotherCase) {
@@ -283,8 +289,8 @@ TEST(Checkpoint, RejectsCheckpointOfAnotherCase) {
   longer.schedule.settle_time = 0.2;
   auto backend = make_cpu_backend(1);
   EnsembleRunOptions options;
-  options.resume = &cp;
-  EXPECT_THROW(run_ensemble(longer, *backend, {}, nullptr, options), std::invalid_argument);
+  options.resume = &cp.point;
+  EXPECT_THROW(run_ensemble(longer, *backend, {}, options), std::invalid_argument);
 }
 
 TEST(Checkpoint, RejectsTruncatedOrForeignFiles) {

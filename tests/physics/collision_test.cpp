@@ -14,8 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "../support/run_context.hpp"
+#include "granular/cases/collision.hpp"
 #include "granular/contact_law.hpp"
-#include "granular/io/run_case.hpp"
 
 namespace granular::md {
 namespace {
@@ -254,7 +255,7 @@ TEST(CollisionOutputs, WritesSummaryAndTimeSeries) {
   std::filesystem::create_directories(dir);
   CollisionCase cc = make_case(CollisionKind::disk_wall, Integrator::gear5, 0.0346);
   std::ostringstream progress;
-  io::run_collision_case(cc, {{"model", "collision"}}, dir, progress);
+  cases::run_collision(cc, test::run_context(dir, {{"model", "collision"}}, 1, progress));
   EXPECT_NE(progress.str().find("e_n"), std::string::npos);
 
   std::ifstream in(dir / "summary.json");

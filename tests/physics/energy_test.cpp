@@ -20,7 +20,7 @@
 namespace granular::md {
 namespace {
 
-constexpr double k_n = 1e4;      // [N/m]
+constexpr double k_n = 1e4;  // [N/m]
 constexpr int n_packings = 48;
 constexpr int disks_per_packing = 4;
 

@@ -15,8 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "../support/run_context.hpp"
 #include "../support/tiny_ensemble.hpp"
-#include "granular/io/run_case.hpp"
+#include "granular/cases/ensemble.hpp"
 #include "granular/md/backend.hpp"
 
 namespace granular::md {
@@ -40,7 +41,11 @@ TEST(EnsembleRun, TinyEnsembleIsHealthyAndFinite) {
   };
   observer.on_sample = [&](double, const EnsembleModel&, const EnsembleState&) { ++samples; };
   std::ostringstream progress;
-  const EnsembleResult r = run_ensemble(c, *backend, observer, &progress);
+  EnsembleRunOptions options;
+  options.on_progress = [&progress](const RunProgress& p) {
+    progress << phase_name(p.phase) << " " << p.fraction << "\n";
+  };
+  const EnsembleResult r = run_ensemble(c, *backend, observer, options);
 
   // the schedule: 0.6 s in chunks of 1000 steps, θ sampled at 21 times
   EXPECT_EQ(r.sample_steps, 1000);
@@ -145,7 +150,7 @@ TEST(EnsembleRun, ReadsTheStateOnlyAfterADownload) {
     };
     EnsembleRunOptions options;
     options.slice_steps = 300;  // several slices per chunk of 1 000 steps
-    results[lazy] = run_ensemble(c, *backend, observer, nullptr, options);
+    results[lazy] = run_ensemble(c, *backend, observer, options);
   }
   EXPECT_EQ(energies[1], energies[0]);
   for (std::size_t p = 0; p < results[0].packings.size(); ++p) {
@@ -195,8 +200,8 @@ TEST(EnsembleRun, RunEnsembleCaseWritesDocumentedOutputs) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ostringstream progress;
-  io::run_ensemble_case(c, {{"model", "packing_ensemble"}, {"seed", 7}}, dir, "cpu", 2, progress,
-                        progress);
+  cases::run_packing_ensemble(
+      c, test::run_context(dir, {{"model", "packing_ensemble"}, {"seed", 7}}, 2, progress));
   EXPECT_NE(progress.str().find("Gamma"), std::string::npos);
 
   // summary.json: the keys of docs/outputs.md

@@ -1,7 +1,11 @@
 // Tests for src/impact/pendulum.cpp and src/impact/pendulum_case.cpp: the double pendulum on a
 // rough floor (spec pendulum.md §6): closed forms (36), the impact map, joint impulses and
 // forces, mirror symmetry, energy, the paper's impact counts, the Zeno policy and the CLI.
+#include "granular/impact/pendulum.hpp"
+
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -9,11 +13,6 @@
 #include <fstream>
 #include <random>
 #include <string>
-
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include "granular/impact/pendulum.hpp"
 
 namespace granular::impact {
 namespace {
@@ -87,8 +86,7 @@ TEST(Pendulum, FrictionlessImpactClosedForm) {
     EXPECT_EQ(im.routh.p_t, 0.0);
     const ContactJacobian j = pendulum_contact_jacobian(p, y[0], y[1]);
     EXPECT_NEAR(j.j_c.dot(im.omega_after), -k * c0, 1e-12);
-    EXPECT_NEAR(im.energy_after - im.energy_before, -0.5 * (1.0 - k * k) * c0 * c0 / gamma,
-                1e-11);
+    EXPECT_NEAR(im.energy_after - im.energy_before, -0.5 * (1.0 - k * k) * c0 * c0 / gamma, 1e-11);
   }
 }
 
@@ -140,8 +138,7 @@ TEST(Pendulum, JointImpulsesSatisfyTheMomentEquations) {
     const State y = with_contact_velocity(p, 3.0 * u(rng), 3.0 * u(rng), 2.0 * u(rng),
                                           -0.1 - std::fabs(u(rng)));
     const PendulumImpact im = pendulum_impact(p, 0.0, y, 0.9, p.mu);
-    const double s1 = std::sin(y[0]), c1 = std::cos(y[0]), s2 = std::sin(y[1]),
-                 c2 = std::cos(y[1]);
+    const double s1 = std::sin(y[0]), c1 = std::cos(y[0]), s2 = std::sin(y[1]), c2 = std::cos(y[1]);
     const Eigen::Vector2d dw = im.omega_after - im.omega_before;
     const JointImpulses& j = im.joint;
     const double F = im.routh.p_n, T = im.routh.p_t;
@@ -182,12 +179,11 @@ TEST(Pendulum, JointForcesSatisfyTheMomentEquations) {
     const Eigen::Vector2d acc =
         pendulum_mass_matrix(p, y[0], y[1]).ldlt().solve(q + j.j_c * F + j.j_s * T);
     const JointForces f = pendulum_joint_forces(p, y, acc, F, T);
-    const double s1 = std::sin(y[0]), c1 = std::cos(y[0]), s2 = std::sin(y[1]),
-                 c2 = std::cos(y[1]);
+    const double s1 = std::sin(y[0]), c1 = std::cos(y[0]), s2 = std::sin(y[1]), c2 = std::cos(y[1]);
     const double tau1 = p.M01 * std::cos(p.Omega1 * t) - p.c1 * y[2] + p.c2 * (y[3] - y[2]);
     const double tau2 = p.M02 * std::cos(p.Omega2 * t) + p.c2 * (y[2] - y[3]);
-    ASSERT_NEAR(p.I1 * acc[0],
-                (f.V - f.P) * 0.5 * p.l1 * s1 - (f.R + f.H) * 0.5 * p.l1 * c1 + tau1, 1e-10);
+    ASSERT_NEAR(p.I1 * acc[0], (f.V - f.P) * 0.5 * p.l1 * s1 - (f.R + f.H) * 0.5 * p.l1 * c1 + tau1,
+                1e-10);
     ASSERT_NEAR(p.I2 * acc[1],
                 (f.V * p.lc + F * p.d()) * s2 - (f.H * p.lc + T * p.d()) * c2 - T * p.r + tau2,
                 1e-10);
@@ -327,9 +323,9 @@ TEST(PendulumCli, ValidatesRunsAndRejectsBadValues) {
     return WEXITSTATUS(status);
   };
   EXPECT_EQ(call("validate '" + src + "/cases/pendulum_mu0.json'"), 0);
-  EXPECT_EQ(call("run '" + src + "/cases/pendulum_mu015.json' --out '" + (dir / "out").string() +
-                 "'"),
-            0);
+  EXPECT_EQ(
+      call("run '" + src + "/cases/pendulum_mu015.json' --out '" + (dir / "out").string() + "'"),
+      0);
   EXPECT_TRUE(fs::exists(dir / "out" / "summary.json"));
   EXPECT_TRUE(fs::exists(dir / "out" / "pendulum.csv"));
   EXPECT_EQ(call("validate '" + src + "/tests/data/pendulum_bad_l1.json'"), 2);

@@ -20,13 +20,10 @@
 
 #include <memory>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
 #include "granular/impact/event.hpp"
-#include "granular/impact/impact_case.hpp"
-#include "granular/io/json_reader.hpp"
 #include "granular/vec2.hpp"
 
 namespace granular::impact {
@@ -275,7 +272,5 @@ struct BilliardResult {
 // numerical trouble: the status says.
 BilliardResult run_billiard(const BilliardModel& m, const BilliardInitial& init);
 
-// The "billiard" case of the CLI (src/impact/billiard_case.cpp).
-std::unique_ptr<ImpactCase> load_billiard_case(const io::JsonObject& root);
 
 }  // namespace granular::impact

@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "granular/impact/event.hpp"
-#include "granular/impact/impact_case.hpp"
 #include "granular/impulse/darboux_keller.hpp"
 
 namespace granular::impact {
@@ -182,7 +181,5 @@ DimerMotion classify_dimer_motion(const DimerParams& p, const DimerRun& run,
                                   const DimerRunOptions& o, double impacts_per_period[2],
                                   double contact_fraction[2]);
 
-// The "dimer" case of the CLI (src/impact/dimer_case.cpp; keys in docs/dimer.md).
-std::unique_ptr<ImpactCase> load_dimer_case(const io::JsonObject& root);
 
 }  // namespace granular::impact

@@ -23,8 +23,6 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/impact/event.hpp"
-#include "granular/impact/impact_case.hpp"
-#include "granular/io/json_reader.hpp"
 
 namespace granular::impact {
 
@@ -177,7 +175,5 @@ struct PendulumRun {
 PendulumRun run_pendulum(const PendulumParams& p, const State& y0,
                          const PendulumRunOptions& options);
 
-// The "pendulum" model of the CLI (src/impact/pendulum_case.cpp; keys in docs/pendulum.md).
-std::unique_ptr<ImpactCase> load_pendulum_case(const io::JsonObject& root);
 
 }  // namespace granular::impact

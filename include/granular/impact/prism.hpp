@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "granular/impact/event.hpp"
-#include "granular/impact/impact_case.hpp"
 
 namespace granular::impact {
 
@@ -208,7 +207,5 @@ struct PrismRunResult {
 
 PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o);
 
-// The "prism" case of the CLI (src/impact/prism_case.cpp).
-std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root);
 
 }  // namespace granular::impact

@@ -5,6 +5,12 @@
 // cryptographic hash: it guards against accidents, not against an adversary.
 #pragma once
 
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

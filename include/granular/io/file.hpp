@@ -3,6 +3,12 @@
 // (a temporary, fsync, rename, fsync of the folder) and a failed atomic write leaves nothing.
 #pragma once
 
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
 #include "granular/hd.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/io/file.hpp is host-only"

@@ -5,6 +5,12 @@
 // are absent get their default written into the JSON, so the document becomes the case as run.
 #pragma once
 
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
 #include "granular/hd.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/io/json_reader.hpp is host-only"

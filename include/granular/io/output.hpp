@@ -2,15 +2,20 @@
 // the terminal, the head of summary.json.json.
 #pragma once
 
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
 #include "granular/hd.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/io/output.hpp is host-only"
 #endif
 
 #include <filesystem>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "granular/io/file.hpp"
 

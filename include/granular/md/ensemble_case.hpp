@@ -52,6 +52,19 @@ struct PlannedRun {
 };
 PlannedRun plan_run(const RunSchedule& schedule, double dt);
 
+// Seed of packing r of an ensemble: splitmix64 (Steele, Lea & Flood 2014) of the case seed,
+// then of r. The same for every Γ, so packing r of a single-Γ case equals packing r of a sweep
+// with the same seed.
+inline std::uint64_t splitmix64(std::uint64_t x) {
+  std::uint64_t z = x + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+inline std::uint64_t packing_seed(std::uint64_t case_seed, std::uint64_t r) {
+  return splitmix64(splitmix64(case_seed) ^ r);
+}
+
 struct EnsembleCase {
   EnsembleModel model;  // packings ordered Γ-major: packing p has Γ index p / packings_per_gamma
   RunSchedule schedule;

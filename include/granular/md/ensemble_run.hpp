@@ -22,12 +22,10 @@
 
 #include <cstdint>
 #include <functional>
-#include <ostream>
 #include <string>
 #include <vector>
 
 #include "granular/md/backend.hpp"
-#include "granular/md/checkpoint.hpp"
 #include "granular/md/ensemble_case.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"
@@ -100,6 +98,32 @@ struct EnsembleObserver {
   std::function<void(double t, const EnsembleModel& m, const EnsembleState& s)> on_sample;
 };
 
+// Where a run stands after a slice, besides the state.
+struct RunPosition {
+  int phase = 0;  // RunPhase of the slice just taken (0 settle, 1 transient, 2 measure)
+  std::int64_t phase_steps_left = 0;  // steps of that phase still to take
+  std::int64_t steps_done = 0;        // steps taken since the start of the run
+  double particle_steps = 0.0;        // as EnsembleResult::particle_steps so far
+  double advance_time_s = 0.0;        // wall time spent in Backend::advance so far [s]
+  double wall_time_s = 0.0;           // wall time of the run so far [s]
+};
+
+// What a run continues from: its position, state and rotation accumulators (a checkpoint's
+// content, io/checkpoint.hpp).
+struct ResumePoint {
+  RunPosition position;
+  EnsembleState state;
+  std::vector<RotationStats> rotation;  // accumulators per disk (n_disks)
+};
+
+// Where a run stands, for a progress line: about every 5 % of the steps or 10 s of wall time.
+struct RunProgress {
+  RunPhase phase;
+  double t;                     // simulated time [s]
+  double fraction;              // of the run's steps taken [-]
+  double particle_steps_per_s;  // so far, over the time spent stepping
+};
+
 // Checkpointing, resuming and stopping a run; the default runs straight through.
 struct EnsembleRunOptions {
   // wall time between checkpoints [s]; 0 writes none (except when `stop` ends the run)
@@ -118,18 +142,19 @@ struct EnsembleRunOptions {
   // when > 0, every slice takes this many steps (or to the chunk's end) instead: tests use it to
   // stop at a chosen step
   std::int64_t slice_steps = 0;
-  // when set, the run continues from this checkpoint instead of building the packings; its
-  // state must have been made for this case (read_checkpoint checks)
-  const EnsembleCheckpoint* resume = nullptr;
+  // receives the run's progress (may be empty)
+  std::function<void(const RunProgress&)> on_progress;
+  // when set, the run continues from this point instead of building the packings; its state
+  // must have been made for this case (io::read_checkpoint checks)
+  const ResumePoint* resume = nullptr;
 };
 
-// Runs the ensemble. `progress` (may be null) receives a line about every 5 % of the steps or
-// 10 s of wall time: phase, simulated time, percent, particle-steps/s.
-// Throws std::invalid_argument when the case is inconsistent (packing count vs the Γ sweep,
+// Runs the ensemble; options.on_progress hears about every 5 % of the steps or 10 s of wall
+// time. Throws std::invalid_argument when the case is inconsistent (packing count vs the Γ sweep,
 // non-positive dt or sample_interval, more than max_run_steps steps) or the checkpoint to
 // resume does not fit it.
 EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
-                            const EnsembleObserver& observer = {}, std::ostream* progress = nullptr,
+                            const EnsembleObserver& observer = {},
                             const EnsembleRunOptions& options = {});
 
 // Per-Γ averages of the healthy packings (status 0) of `packings`, Γ-major as in the case.

@@ -5,11 +5,28 @@
 #include <cstdint>
 #include <vector>
 
+#include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
+#include "granular/hd.hpp"
 
 namespace granular::md {
 
 enum class Integrator { gear5, velocity_verlet };
+
+// Mass of a disk of radius r [m] at areal density ρ [kg/m²]: ρ π r² [kg].
+GRANULAR_HD inline double disk_mass(double areal_density, double radius) {
+  return areal_density * pi * radius * radius;
+}
+
+// Moment of inertia of a uniform disk of mass m about its centre: m r²/2 [kg m²].
+GRANULAR_HD inline double disk_inertia(double mass, double radius) {
+  return 0.5 * mass * radius * radius;
+}
+
+// Drive amplitude A = Γ g / ω² [m] for Γ [-], g [m/s²], ω = 2π f [rad/s].
+GRANULAR_HD inline double drive_amplitude(double gamma, double gravity, double omega) {
+  return gamma * gravity / (omega * omega);
+}
 
 // Parameters of one packing: its box, drive and contact laws.
 struct PackingParams {

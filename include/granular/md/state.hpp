@@ -117,6 +117,11 @@ std::size_t state_bytes_per_disk(const NeighborParams& n);
 // there is nothing wrong.
 std::string state_defect(const EnsembleModel& m, const EnsembleState& s);
 
+// Memory an ensemble of `disks` disks and `cells` neighbor cells holds while it runs [bytes]:
+// the state, the model's five per-disk arrays and the rotation accumulators per disk, and the
+// cells. The loader refuses ensembles larger than the machine's memory; `validate` prints it.
+double ensemble_memory_bytes(double disks, double cells, const NeighborParams& neighbor);
+
 // Bytes held by the state's arrays (its memory footprint, without the model).
 std::size_t state_bytes(const EnsembleState& s);
 

@@ -1,6 +1,6 @@
 // Tests for io/case.cpp and io/json_reader.cpp: derived values, defaults, and the exact
 // file + JSON pointer of every kind of bad input.
-#include "granular/io/case.hpp"
+#include "granular/cases/case.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,10 +12,19 @@
 #include <string>
 #include <vector>
 
+#include "granular/cases/collision.hpp"
+#include "granular/cases/ensemble.hpp"
 #include "granular/contact_law.hpp"
+#include "granular/md/ensemble_case.hpp"
 
-namespace granular::io {
+namespace granular::cases {
 namespace {
+
+using io::CaseError;
+using io::format_at_most;
+using io::format_number;
+using io::read_json_file;
+using md::packing_seed;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -28,7 +37,12 @@ std::string data_path(const std::string& name) {
 
 json data(const std::string& name) { return read_json_file(data_path(name)); }
 
-const md::EnsembleCase& ensemble(const LoadedCase& c) { return std::get<md::EnsembleCase>(c.spec); }
+const md::EnsembleCase& ensemble(const LoadedCase& c) {
+  return dynamic_cast<const PackingEnsemble&>(*c.spec).ensemble();
+}
+const md::CollisionCase& collision(const LoadedCase& c) {
+  return dynamic_cast<const Collision&>(*c.spec).collision();
+}
 
 // The message of the CaseError that loading `doc` as "cases/x.json" throws ("" if none).
 std::string load_error(const json& doc, const std::vector<std::string>& overrides = {}) {
@@ -178,7 +192,7 @@ TEST(CaseEnsemble, ZeroGravityGivesZeroAmplitudeAndANote) {
 TEST(CaseCollision, LoadsWithDefaults) {
   const LoadedCase lc = load_case(data_path("good_collision.json"));
   EXPECT_EQ(lc.model, "collision");
-  const auto& c = std::get<md::CollisionCase>(lc.spec);
+  const auto& c = collision(lc);
   EXPECT_EQ(c.kind, md::CollisionKind::disk_wall);
   EXPECT_EQ(c.radius_a, 0.02);
   EXPECT_EQ(c.contact.k_t, 7.7e3);
@@ -191,7 +205,7 @@ TEST(CaseCollision, LoadsWithDefaults) {
 
   // disk–disk: radius_b defaults to radius_a, omega_b to 0
   const LoadedCase pair = load_case(data_path("good_collision.json"), {"/kind=disk_disk"});
-  const auto& p = std::get<md::CollisionCase>(pair.spec);
+  const auto& p = collision(pair);
   EXPECT_EQ(p.kind, md::CollisionKind::disk_disk);
   EXPECT_EQ(p.radius_b, 0.02);
   EXPECT_EQ(pair.echo["disks"]["radius_b"], 0.02);
@@ -384,11 +398,11 @@ TEST(CaseShipped, AllCasesLoad) {
 TEST(CaseShipped, ThesisCh6CollisionGivesAboutPointNine) {
   const LoadedCase lc =
       load_case(std::string(GRANULAR_SOURCE_DIR) + "/cases/collision_thesis_ch6.json");
-  const auto& c = std::get<md::CollisionCase>(lc.spec);
+  const auto& c = collision(lc);
   const double m = c.areal_density * kPi * c.radius_a * c.radius_a;
   EXPECT_NEAR(m, 4.5e-3, 0.02e-3);
   EXPECT_NEAR(linear_dashpot_restitution(c.contact.k_n, c.contact.gamma_n, m).e_n, 0.9, 0.005);
 }
 
 }  // namespace
-}  // namespace granular::io
+}  // namespace granular::cases

@@ -11,8 +11,9 @@
 #include <sstream>
 #include <string>
 
+#include "../../support/run_context.hpp"
 #include "../../support/tiny_ensemble.hpp"
-#include "granular/io/run_case.hpp"
+#include "granular/cases/ensemble.hpp"
 
 namespace granular::io {
 namespace {
@@ -111,7 +112,8 @@ TEST_F(Files, AnEnsembleRunStopsAtTheChunkThatMetAFullDisk) {
   fs::create_symlink("/dev/full", dir_ / "energy.csv");
   std::ostringstream progress;
   const std::string message = error_of([&] {
-    run_ensemble_case(c, {{"model", "packing_ensemble"}}, dir_, "cpu", 1, progress, progress);
+    cases::run_packing_ensemble(
+        c, test::run_context(dir_, {{"model", "packing_ensemble"}}, 1, progress));
   });
   EXPECT_EQ(message, (dir_ / "energy.csv").string() + ": cannot write: No space left on device");
   EXPECT_EQ(progress.str().find("100.0 %"), std::string::npos) << progress.str();

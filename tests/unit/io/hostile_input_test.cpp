@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "granular/io/case.hpp"
+#include "granular/cases/case.hpp"
 #include "granular/io/json_reader.hpp"
 
 namespace granular::io {
@@ -34,7 +34,7 @@ std::string parse_error(const std::string& text) {
 // The message of the CaseError that loading `doc` as "cases/x.json" throws ("" if none).
 std::string load_error(const json& doc, const std::vector<std::string>& overrides = {}) {
   try {
-    load_case_json(doc, "cases/x.json", overrides);
+    cases::load_case_json(doc, "cases/x.json", overrides);
   } catch (const CaseError& e) {
     return e.what();
   }

@@ -6,12 +6,16 @@
 #include <sstream>
 #include <string>
 
+#include "granular/cases/models.hpp"
+#include "granular/cases/run_limits.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/prism.hpp"
-#include "granular/impact/run_limits.hpp"
 #include "granular/io/output.hpp"
 
-namespace granular::impact {
+namespace granular::cases {
+
+using namespace impact;  // the model's physics
+
 namespace {
 
 struct Gauges {
@@ -86,7 +90,7 @@ std::string rolling_csv(const PrismRunResult& r, double b, const Gauges& gauges)
   return out.str();
 }
 
-class PrismCase : public ImpactCase {
+class PrismCase : public Case {
  public:
   PrismCase(PrismParams p, PrismRunOptions o, Gauges gauges) : p_(p), o_(o), gauges_(gauges) {}
 
@@ -121,8 +125,14 @@ class PrismCase : public ImpactCase {
         << io::format_value("%.0f", std::floor(o_.ramp_length / g.face_width)) << " impacts\n";
   }
 
-  void run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
-           std::ostream& progress) const override {
+  RunEnd run(const RunContext& ctx) const override {
+    std::ostream quiet(nullptr);
+    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
+    return RunEnd::complete;
+  }
+
+  void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                 std::ostream& progress) const {
     const PrismRunResult r = run_prism(p_, o_);
     const Derived d = derive(p_, o_);
     const double b = p_.geometry.face_width;
@@ -202,7 +212,7 @@ class PrismCase : public ImpactCase {
 
 }  // namespace
 
-std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root) {
+std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::string>&) {
   using io::Bound;
   root.allow_only({"model", "description", "gravity", "prism", "ramp", "release", "impact",
                    "gauges", "integrator", "run"});
@@ -295,4 +305,4 @@ std::unique_ptr<ImpactCase> load_prism_case(const io::JsonObject& root) {
   return std::make_unique<PrismCase>(p, o, gauges);
 }
 
-}  // namespace granular::impact
+}  // namespace granular::cases

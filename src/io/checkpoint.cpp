@@ -1,4 +1,4 @@
-#include "granular/md/checkpoint.hpp"
+#include "granular/io/checkpoint.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -10,8 +10,15 @@
 #include "granular/io/checksum.hpp"
 #include "granular/io/file.hpp"
 
-namespace granular::md {
+namespace granular::io {
 namespace {
+
+using md::CellGrid;
+using md::ContactSlot;
+using md::EnsembleModel;
+using md::EnsembleState;
+using md::RotationStats;
+using md::RunPosition;
 
 constexpr char magic[8] = {'G', 'R', 'A', 'N', 'C', 'K', 'P', 'T'};
 constexpr std::uint32_t version = 2;
@@ -205,7 +212,7 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
   // an array added to the state but not to for_each_array would be lost on resume
   std::size_t array_bytes = 0;
   for_each_array(s, [&](const char*, const auto& v) { array_bytes += v.size() * sizeof(v[0]); });
-  if (array_bytes != state_bytes(s)) {
+  if (array_bytes != md::state_bytes(s)) {
     throw std::logic_error("write_checkpoint: for_each_array misses an array of EnsembleState");
   }
   io::write_file_atomic(path, [&](io::OutputFile& file) {
@@ -248,28 +255,31 @@ EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const Ense
 
   // arrays sized as the model needs them, then filled from the file
   const std::vector<double> zeros(m.n_disks(), 0.0);
-  c.state = make_state(m, zeros, zeros, 0.0);
-  c.state.step = in.value<std::int64_t>();
-  c.state.t0 = in.value<double>();
-  for_each_array(c.state, [&](const char* name, auto& v) { in.array(name, v); });
-  c.rotation.resize(m.n_disks());
-  in.array("rotation", c.rotation);
+  md::EnsembleState& state = c.point.state;
+  std::vector<RotationStats>& rotation = c.point.rotation;
+  state = md::make_state(m, zeros, zeros, 0.0);
+  state.step = in.value<std::int64_t>();
+  state.t0 = in.value<double>();
+  for_each_array(state, [&](const char* name, auto& v) { in.array(name, v); });
+  rotation.resize(m.n_disks());
+  in.array("rotation", rotation);
   if (std::memcmp(in.take(sizeof magic), magic, sizeof magic) != 0 || !in.at_end()) {
     in.fail("damaged checkpoint (bad end marker)");
   }
-  if (c.state.step != c.header.position.steps_done) {
+  if (state.step != c.header.position.steps_done) {
     in.fail("damaged checkpoint (state step and run position disagree)");
   }
   // every index a step follows, checked: a checkpoint that passes its checksum but was not
   // written by this case's run must not send a step out of bounds
-  const std::string defect = state_defect(m, c.state);
+  const std::string defect = md::state_defect(m, state);
   if (!defect.empty()) in.fail("damaged checkpoint (" + defect + ")");
-  for (std::size_t i = 0; i < c.rotation.size(); ++i) {
-    if (c.rotation[i].count < 0) {
+  for (std::size_t i = 0; i < rotation.size(); ++i) {
+    if (rotation[i].count < 0) {
       in.fail("damaged checkpoint (rotation[" + std::to_string(i) + "] has a negative count)");
     }
   }
+  c.point.position = c.header.position;
   return c;
 }
 
-}  // namespace granular::md
+}  // namespace granular::io

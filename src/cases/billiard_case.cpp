@@ -6,17 +6,20 @@
 #include <sstream>
 #include <string>
 
+#include "granular/cases/models.hpp"
+#include "granular/cases/run_limits.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/billiard.hpp"
-#include "granular/impact/run_limits.hpp"
 #include "granular/io/output.hpp"
 
-namespace granular::impact {
+namespace granular::cases {
+
+using namespace impact;  // the model's physics
+
 namespace {
 
 using io::Bound;
 using io::JsonObject;
-
 
 std::string fmt(const char* f, double x) {
   char buf[64];
@@ -57,14 +60,19 @@ BilliardBoundary read_boundary(const JsonObject& o) {
   return b;
 }
 
-struct BilliardRun final : ImpactCase {
+struct BilliardRun final : Case {
   BilliardModel model;
   BilliardInitial initial;
   double frequency = 0.0;  // [Hz]
 
   void describe(std::ostream& out) const override;
-  void run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
-           std::ostream& progress) const override;
+  RunEnd run(const RunContext& ctx) const override {
+    std::ostream quiet(nullptr);
+    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
+    return RunEnd::complete;
+  }
+  void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                 std::ostream& progress) const;
 };
 
 const char* shape_name(BoundaryShape s) {
@@ -225,8 +233,8 @@ nlohmann::json tail_stats(const BilliardResult& r, std::size_t n, double Billiar
   return {{"mean", mean}, {"std", std::sqrt(std::max(sum2 / count - mean * mean, 0.0))}};
 }
 
-void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
-                      std::ostream& progress) const {
+void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                            std::ostream& progress) const {
   const BilliardResult r = run_billiard(model, initial);
   progress << "billiard: " << r.collisions.size() << " collisions in " << fmt("%.6g", r.t_end)
            << " s, status " << status_name(r.status) << " (" << r.ceiling_hits << " ceiling hits, "
@@ -256,7 +264,7 @@ void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::pa
                        {"low_velocity_rule", r.low_velocity},
                        {"grazing", r.grazing},
                        {"zeno_switches", r.zeno_switches},
-                     {"plastic_switches", r.plastic_switches},
+                       {"plastic_switches", r.plastic_switches},
                        {"contact_phases", r.contact_phases.size()},
                        {"liftoff_at_once", r.liftoff_at_once}};
   const bool detected = r.zeno_switches > 0;
@@ -296,7 +304,7 @@ void BilliardRun::run(const nlohmann::json& case_echo, const std::filesystem::pa
 
 }  // namespace
 
-std::unique_ptr<ImpactCase> load_billiard_case(const JsonObject& root) {
+std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::string>&) {
   root.allow_only({"model", "description", "gravity", "ball", "boundary", "drive", "drag", "impact",
                    "initial", "integrator", "zeno", "run"});
   auto c = std::make_unique<BilliardRun>();
@@ -420,9 +428,9 @@ std::unique_ptr<ImpactCase> load_billiard_case(const JsonObject& root) {
   m.sample_interval = run.number_or("trajectory_interval", 0.0, Bound::non_negative);
   if (m.sample_interval > 0.0 && m.max_time / m.sample_interval > 1e7)
     run.fail("trajectory_interval", "gives more than 1e7 samples over max_time");
-  check_integration_steps(integrator, m.ode.scheme == Scheme::rk4 ? "step" : "max_step",
-                          m.max_time, m.ode.scheme == Scheme::rk4 ? m.ode.step : m.ode.max_step);
+  check_integration_steps(integrator, m.ode.scheme == Scheme::rk4 ? "step" : "max_step", m.max_time,
+                          m.ode.scheme == Scheme::rk4 ? m.ode.step : m.ode.max_step);
   return c;
 }
 
-}  // namespace granular::impact
+}  // namespace granular::cases

@@ -1,6 +1,6 @@
 // Checkpoints of an ensemble run: the state plus the run's position (ARCHITECTURE.md, "a
 // checkpoint is the state plus the time"), so that a resumed run reproduces the uninterrupted
-// one bitwise. run_ensemble hands out the pieces after a slice; its caller writes them with
+// one bitwise. md::run_ensemble hands out the pieces after a slice; its caller writes them with
 // write_checkpoint and reads them back with read_checkpoint.
 //
 // File format (host byte order, version 2), written atomically (temporary file, fsync, rename):
@@ -16,6 +16,12 @@
 // naming the file when anything does not match: a damaged file is rejected, never resumed.
 #pragma once
 
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
 #include "granular/hd.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/md/checkpoint.hpp is host-only"
@@ -26,39 +32,29 @@
 #include <string>
 #include <vector>
 
+#include "granular/md/ensemble_run.hpp"
 #include "granular/md/model.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"
 
-namespace granular::md {
-
-// Where a run stands after a slice, besides the state.
-struct RunPosition {
-  int phase = 0;  // RunPhase of the slice just taken (0 settle, 1 transient, 2 measure)
-  std::int64_t phase_steps_left = 0;  // steps of that phase still to take
-  std::int64_t steps_done = 0;        // steps taken since the start of the run
-  double particle_steps = 0.0;        // as EnsembleResult::particle_steps so far
-  double advance_time_s = 0.0;        // wall time spent in Backend::advance so far [s]
-  double wall_time_s = 0.0;           // wall time of the run so far [s]
-};
+namespace granular::io {
 
 // Everything in a checkpoint file except the state and the rotation accumulators.
 struct CheckpointHeader {
   std::string fingerprint;                  // identifies the case (e.g. the dumped case echo)
   std::string backend;                      // Backend::name() of the run that wrote it
   std::vector<std::uint64_t> stream_bytes;  // sizes of the caller's streamed files [bytes]
-  RunPosition position;
+  md::RunPosition position;
 };
 
 struct EnsembleCheckpoint {
   CheckpointHeader header;
-  EnsembleState state;
-  std::vector<RotationStats> rotation;  // accumulators per disk (n_disks)
+  md::ResumePoint point;  // the position again, the state and the rotation accumulators
 };
 
 // Writes a checkpoint to `path` atomically. Throws std::runtime_error naming the path on failure.
 void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader& header,
-                      const EnsembleState& s, const std::vector<RotationStats>& rotation);
+                      const md::EnsembleState& s, const std::vector<md::RotationStats>& rotation);
 
 // Reads only the header of the checkpoint at `path` (e.g. to compare its fingerprint before
 // anything is created). Throws std::runtime_error naming the file when it is missing, not a
@@ -69,7 +65,7 @@ CheckpointHeader read_checkpoint_header(const std::filesystem::path& path);
 // std::runtime_error naming the file when it was made by a different case, when an array has
 // another size than the model needs, when the file is truncated or damaged (checksum), or when
 // its state is not a state of `m` (an index out of range, a list out of order, ...).
-EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const EnsembleModel& m,
+EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const md::EnsembleModel& m,
                                    const std::string& fingerprint);
 
-}  // namespace granular::md
+}  // namespace granular::io

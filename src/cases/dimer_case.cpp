@@ -8,12 +8,16 @@
 #include <utility>
 #include <vector>
 
+#include "granular/cases/models.hpp"
+#include "granular/cases/run_limits.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/dimer.hpp"
-#include "granular/impact/run_limits.hpp"
 #include "granular/io/output.hpp"
 
-namespace granular::impact {
+namespace granular::cases {
+
+using namespace impact;  // the model's physics
+
 namespace {
 
 using io::Bound;
@@ -34,7 +38,7 @@ struct SweepPoint {
   double frequency;
 };
 
-class DimerCase : public ImpactCase {
+class DimerCase : public Case {
  public:
   DimerCase(DimerParams p, double gamma, double frequency, double h0, double theta0,
             DimerRunOptions o, std::vector<double> sweep_ar, std::vector<double> sweep_f,
@@ -107,8 +111,14 @@ class DimerCase : public ImpactCase {
              "fixed)\n";
   }
 
-  void run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
-           std::ostream& progress) const override {
+  RunEnd run(const RunContext& ctx) const override {
+    std::ostream quiet(nullptr);
+    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
+    return RunEnd::complete;
+  }
+
+  void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                 std::ostream& progress) const {
     if (!sweep_ar_.empty()) {
       run_sweep(case_echo, out_dir, progress);
       return;
@@ -345,7 +355,7 @@ std::vector<double> number_list(const JsonObject& obj, const std::string& key, d
 
 }  // namespace
 
-std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
+std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string>&) {
   root.allow_only({"model", "description", "dimer", "plate", "contact", "gravity", "initial", "run",
                    "integrator", "numerics", "sweep"});
   if (root.has("description")) root.string("description");
@@ -472,12 +482,12 @@ std::unique_ptr<ImpactCase> load_dimer_case(const JsonObject& root) {
     sweep_f = number_list(sweep, "frequencies", 0.0);
   }
   // a sweep's runs keep the steps of one run (the step scales with the period)
-  const double runs = root.has("sweep") ? static_cast<double>(sweep_ar.size()) *
-                                              static_cast<double>(sweep_f.size())
-                                        : 1.0;
+  const double runs =
+      root.has("sweep") ? static_cast<double>(sweep_ar.size()) * static_cast<double>(sweep_f.size())
+                        : 1.0;
   check_integration_steps(integrator, "step", o.t_end, o.ode.step, runs);
   return std::make_unique<DimerCase>(p, gamma, frequency, h0, theta0, o, std::move(sweep_ar),
                                      std::move(sweep_f), rod_line_density);
 }
 
-}  // namespace granular::impact
+}  // namespace granular::cases

@@ -3,6 +3,12 @@
 // them is a typo or a unit slip (t_end = 1e300, step = 1e-300), not a simulation.
 #pragma once
 
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
 #include "granular/hd.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/run_limits.hpp is host-only"
@@ -12,7 +18,7 @@
 
 #include "granular/io/json_reader.hpp"
 
-namespace granular::impact {
+namespace granular::cases {
 
 // Integration steps of one case, summed over its runs (a sweep's points): 10^10, hours of one
 // core for these small systems (the shipped cases take 10^4–10^6).
@@ -25,4 +31,4 @@ constexpr double max_integration_steps = 1e10;
 void check_integration_steps(const io::JsonObject& where, const std::string& key, double duration,
                              double step, double runs = 1.0);
 
-}  // namespace granular::impact
+}  // namespace granular::cases

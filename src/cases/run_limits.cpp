@@ -1,6 +1,6 @@
-#include "granular/impact/run_limits.hpp"
+#include "granular/cases/run_limits.hpp"
 
-namespace granular::impact {
+namespace granular::cases {
 
 void check_integration_steps(const io::JsonObject& where, const std::string& key, double duration,
                              double step, double runs) {
@@ -11,4 +11,4 @@ void check_integration_steps(const io::JsonObject& where, const std::string& key
                       "duration / step), more than " + io::format_number(max_integration_steps));
 }
 
-}  // namespace granular::impact
+}  // namespace granular::cases

@@ -5,11 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "granular/cases/collision.hpp"
 #include "granular/io/output.hpp"
-#include "granular/io/run_case.hpp"
 #include "granular/md/ensemble_run.hpp"
 
-namespace granular::io {
+namespace granular::cases {
+
+using io::json_number;
+using io::summary_header;
+using io::write_file_atomic;
+using io::write_json_atomic;
+
 namespace {
 
 // JSON has no NaN: a quantity that could not be measured is null.
@@ -42,8 +48,11 @@ std::string collision_status(const md::CollisionResult& r) {
 
 }  // namespace
 
-void run_collision_case(const md::CollisionCase& c, const nlohmann::json& case_echo,
-                        const std::filesystem::path& out_dir, std::ostream& progress) {
+void run_collision(const md::CollisionCase& c, const RunContext& ctx) {
+  const nlohmann::json& case_echo = ctx.case_echo;
+  const std::filesystem::path& out_dir = ctx.out_dir;
+  std::ostream quiet(nullptr);
+  std::ostream& progress = ctx.progress ? *ctx.progress : quiet;
   std::vector<md::CollisionSample> trace;
   const md::CollisionResult r = md::run_collision(c, &trace);
 
@@ -88,4 +97,4 @@ void run_collision_case(const md::CollisionCase& c, const nlohmann::json& case_e
   write_json_atomic(out_dir / "summary.json", summary);
 }
 
-}  // namespace granular::io
+}  // namespace granular::cases

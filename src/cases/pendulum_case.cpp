@@ -6,12 +6,16 @@
 #include <string>
 #include <utility>
 
+#include "granular/cases/models.hpp"
+#include "granular/cases/run_limits.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/pendulum.hpp"
-#include "granular/impact/run_limits.hpp"
 #include "granular/io/output.hpp"
 
-namespace granular::impact {
+namespace granular::cases {
+
+using namespace impact;  // the model's physics
+
 namespace {
 
 using io::Bound;
@@ -21,7 +25,7 @@ using io::JsonObject;
 // The largest time series we write [rows].
 constexpr double kMaxSamples = 1e7;
 
-class PendulumCase : public ImpactCase {
+class PendulumCase : public Case {
  public:
   PendulumCase(PendulumParams p, State y0, PendulumRunOptions o)
       : p_(p), y0_(std::move(y0)), o_(std::move(o)) {}
@@ -55,8 +59,14 @@ class PendulumCase : public ImpactCase {
         << io::format_value("%.4g", o_.zeno.window) << " s -> plastic impact, persistent contact\n";
   }
 
-  void run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
-           std::ostream& progress) const override {
+  RunEnd run(const RunContext& ctx) const override {
+    std::ostream quiet(nullptr);
+    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
+    return RunEnd::complete;
+  }
+
+  void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                 std::ostream& progress) const {
     const PendulumRun r = run_pendulum(p_, y0_, o_);
 
     // a short table of the impacts
@@ -164,7 +174,7 @@ class PendulumCase : public ImpactCase {
 
 }  // namespace
 
-std::unique_ptr<ImpactCase> load_pendulum_case(const JsonObject& root) {
+std::unique_ptr<Case> load_pendulum(const JsonObject& root, std::vector<std::string>&) {
   root.allow_only({"model", "description", "pendulum", "obstacle", "damping", "excitation",
                    "gravity", "initial", "run", "integrator", "zeno"});
   if (root.has("description")) root.string("description");
@@ -265,4 +275,4 @@ std::unique_ptr<ImpactCase> load_pendulum_case(const JsonObject& root) {
   return std::make_unique<PendulumCase>(p, y0, o);
 }
 
-}  // namespace granular::impact
+}  // namespace granular::cases

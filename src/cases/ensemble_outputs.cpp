@@ -1,4 +1,4 @@
-// io::run_ensemble_case: runs a packing ensemble on the CPU backend and writes its outputs
+// run_packing_ensemble: runs a packing ensemble on its backend and writes its outputs
 // (docs/outputs.md): energy.csv and angles.csv streamed during the run, disks.csv, and last,
 // atomically, summary.json, whose presence marks a complete run. checkpoint.bin is written at
 // chunk boundaries until then; it records the CSV sizes, so a resumed run cuts the CSVs back to
@@ -16,14 +16,23 @@
 #include <omp.h>
 #endif
 
+#include "granular/cases/ensemble.hpp"
+#include "granular/io/checkpoint.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/output.hpp"
-#include "granular/io/run_case.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/checkpoint.hpp"
 #include "granular/md/ensemble_run.hpp"
 
-namespace granular::io {
+namespace granular::cases {
+
+using io::FileError;
+using io::format_value;
+using io::json_number;
+using io::OutputFile;
+using io::summary_header;
+using io::truncate_file;
+using io::write_json_atomic;
+
 namespace {
 
 // A CSV file written row by row; numbers with %.10g (times and angles %.12g). A resumed file
@@ -131,21 +140,24 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir) {
 
 std::string case_fingerprint(const nlohmann::json& case_echo) { return case_echo.dump(); }
 
-bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_echo,
-                       const std::filesystem::path& out_dir, const std::string& backend_name,
-                       int threads, std::ostream& report, std::ostream& progress,
-                       const EnsembleRunControl& control) {
+RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
+  const nlohmann::json& case_echo = ctx.case_echo;
+  const std::filesystem::path& out_dir = ctx.out_dir;
+  const int threads = ctx.threads;
+  std::ostream quiet(nullptr);  // where unwanted report or progress lines go
+  std::ostream& report = ctx.report ? *ctx.report : quiet;
+  std::ostream& progress = ctx.progress ? *ctx.progress : quiet;
   const md::EnsembleModel& m = c.model;
-  auto backend = backend_name == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
+  auto backend = ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
   const std::filesystem::path checkpoint = checkpoint_path(out_dir);
   const std::string fingerprint = case_fingerprint(case_echo);
 
   // resume: the checkpoint of this case on this backend (another backend is not bitwise the
   // same); a fresh run first removes what an earlier run left, so that a stale checkpoint or
   // summary never sits next to new CSVs
-  std::optional<md::EnsembleCheckpoint> resume;
-  if (control.resume) {
-    resume = md::read_checkpoint(checkpoint, m, fingerprint);
+  std::optional<io::EnsembleCheckpoint> resume;
+  if (ctx.resume) {
+    resume = io::read_checkpoint(checkpoint, m, fingerprint);
     if (resume->header.backend != backend->name()) {
       throw std::runtime_error(checkpoint.string() + ": made by the " + resume->header.backend +
                                " backend; resume with --backend " + resume->header.backend);
@@ -155,7 +167,7 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
                                ": damaged checkpoint (expected the sizes of 2 CSV files)");
     }
     progress << "resuming from " << checkpoint.string()
-             << " at t = " << format_value("%.6g", resume->state.time(m)) << " s\n";
+             << " at t = " << format_value("%.6g", resume->point.state.time(m)) << " s\n";
   } else {
     for (const std::filesystem::path& old : {checkpoint, out_dir / "summary.json"}) {
       std::error_code ec;
@@ -199,26 +211,32 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
 
   // checkpoints: the CSVs are flushed first, so the sizes recorded cover every row written
   md::EnsembleRunOptions options;
-  options.checkpoint_interval = control.checkpoint_interval;
-  options.stop = control.stop;
-  options.poll_interval_s = control.poll_interval_s;
-  options.slice_steps = control.slice_steps;
-  options.resume = resume ? &*resume : nullptr;
+  options.checkpoint_interval = ctx.checkpoint_interval;
+  options.stop = ctx.stop;
+  options.poll_interval_s = ctx.poll_interval_s;
+  options.slice_steps = ctx.slice_steps;
+  options.resume = resume ? &resume->point : nullptr;
+  options.on_progress = [&progress](const md::RunProgress& p) {
+    char line[160];
+    std::snprintf(line, sizeof line, "[%-9s] t = %10.4f s  %5.1f %%  %.3g particle-steps/s\n",
+                  md::phase_name(p.phase), p.t, 100.0 * p.fraction, p.particle_steps_per_s);
+    progress << line << std::flush;
+  };
   options.on_checkpoint = [&](const md::RunPosition& position, const md::EnsembleState& s,
                               const std::vector<md::RotationStats>& rotation) {
-    const md::CheckpointHeader header{
+    const io::CheckpointHeader header{
         fingerprint, backend->name(), {energy_csv.bytes(), angles_csv.bytes()}, position};
-    md::write_checkpoint(checkpoint, header, s, rotation);
+    io::write_checkpoint(checkpoint, header, s, rotation);
   };
 
-  const md::EnsembleResult r = md::run_ensemble(c, *backend, observer, &progress, options);
+  const md::EnsembleResult r = md::run_ensemble(c, *backend, observer, options);
   energy_csv.close();
   angles_csv.close();
   if (!r.complete) {
     const double t = -c.schedule.settle_time + static_cast<double>(r.steps) * r.dt;
     progress << "stopped at t = " << format_value("%.6g", t) << " s; checkpoint in "
              << checkpoint.string() << "\n";
-    return false;
+    return RunEnd::interrupted;
   }
 
   // the Γ table and the packings that were left out
@@ -294,7 +312,7 @@ bool run_ensemble_case(const md::EnsembleCase& c, const nlohmann::json& case_ech
   std::error_code ec;
   std::filesystem::remove(checkpoint, ec);
   if (ec) progress << checkpoint.string() << ": cannot remove: " << ec.message() << "\n";
-  return true;
+  return RunEnd::complete;
 }
 
-}  // namespace granular::io
+}  // namespace granular::cases

@@ -1,0 +1,99 @@
+// A case: one JSON file of one model, validated into the model's parameters, able to describe
+// itself (`granular validate`) and to run with one run context (`granular run`), writing its
+// outputs (docs/outputs.md). Every model — packing_ensemble, collision and the host impact
+// models — is an entry of one registry (models(), src/cases/registry.cpp) and implements this
+// interface; the CLI only parses options and dispatches (docs/architecture.md).
+//
+// Bad input throws io::CaseError with a one-line message: cases/x.json: /drive/gamma: must be >= 0
+#pragma once
+
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
+#include "granular/hd.hpp"
+#if !GRANULAR_HOST_ONLY
+#error "granular/cases/case.hpp is host-only"
+#endif
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "granular/io/json_reader.hpp"
+
+namespace granular::cases {
+
+// How a run runs: where its outputs go and what the command line asked for.
+struct RunContext {
+  std::filesystem::path out_dir;       // exists and is writable (the CLI checked)
+  nlohmann::json case_echo;            // the case as run: overrides applied, defaults filled
+  std::string backend = "cpu";         // "cpu" or "cuda" (models that offer a choice)
+  int threads = 0;                     // CPU threads; <= 0: the OpenMP default
+  bool resume = false;                 // continue from the checkpoint in out_dir
+  double checkpoint_interval = 600.0;  // wall time between checkpoints [s]; 0: none
+  std::function<bool()> stop;          // asked during long runs: true stops with a checkpoint
+  double poll_interval_s = 0.5;        // how often a long run asks `stop` [s of wall time]
+  std::int64_t slice_steps = 0;        // tests: a fixed slice length instead (ensemble_run.hpp)
+  std::ostream* report = nullptr;      // the results' table (the CLI: stdout)
+  std::ostream* progress = nullptr;    // progress lines (the CLI: stderr)
+};
+
+// How a run ended: its outputs are complete, or it stopped early and can resume.
+enum class RunEnd { complete, interrupted };
+
+class Case {
+ public:
+  virtual ~Case() = default;
+  // The quantities derived from the case, worth checking before a run (granular validate).
+  virtual void describe(std::ostream& out) const = 0;
+  // What the run needs besides the case, checked before anything is created: a checkpoint to
+  // resume, a backend. Throws io::CaseError. The default accepts only a fresh CPU run.
+  virtual void check_run(const RunContext& ctx) const;
+  // Runs the case and writes its outputs into ctx.out_dir, summary.json last and atomically.
+  virtual RunEnd run(const RunContext& ctx) const = 0;
+  // True when a run asks ctx.stop and can stop with a checkpoint (interrupt handling).
+  virtual bool stoppable() const { return false; }
+};
+
+// Validates a whole case whose "model" is this model's name and builds it. Bad input throws
+// io::CaseError through `root` (its fail(), number(), ...); remarks worth showing the user (a
+// setting that silently does nothing, say) go to `notes`.
+using CaseLoader = std::unique_ptr<Case> (*)(const io::JsonObject& root,
+                                             std::vector<std::string>& notes);
+
+struct Model {
+  const char* name;  // the value of "model"
+  CaseLoader load;
+};
+
+// Every model a case file may name.
+const std::vector<Model>& models();
+
+struct LoadedCase {
+  std::string path;   // the case file as given
+  std::string model;  // the value of "model"
+  std::shared_ptr<const Case> spec;
+  nlohmann::json echo;             // the case as it will run: overrides applied, defaults filled
+  std::vector<std::string> notes;  // remarks worth showing the user (e.g. g = 0 gives A = 0)
+};
+
+// Reads, overrides and validates a case. Each override is "/json/pointer=value" (the text of
+// one --set): value is parsed as JSON when it parses, else taken as a string; null removes the
+// key. Overrides are applied in order before validation.
+LoadedCase load_case(const std::string& path, const std::vector<std::string>& overrides = {});
+
+// The same from a parsed document; `file` names it in messages.
+LoadedCase load_case_json(nlohmann::json doc, const std::string& file,
+                          const std::vector<std::string>& overrides = {});
+
+// Applies one "/json/pointer=value" override to `doc` (file names doc in messages).
+void apply_override(nlohmann::json& doc, const std::string& override_text, const std::string& file);
+
+}  // namespace granular::cases

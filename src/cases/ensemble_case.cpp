@@ -1,0 +1,348 @@
+// The packing_ensemble case: its schema (docs/cases.md), what `granular validate` prints of it,
+// and what a run needs besides the case (a checkpoint to resume, a device). Its outputs are in
+// ensemble_outputs.cpp.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+
+#include "granular/cases/ensemble.hpp"
+#include "granular/cases/md_schema.hpp"
+#include "granular/cases/models.hpp"
+#include "granular/constants.hpp"
+#include "granular/io/checkpoint.hpp"
+#include "granular/io/output.hpp"
+#include "granular/md/backend.hpp"
+#include "granular/md/observables.hpp"
+#include "granular/md/state.hpp"
+
+namespace granular::cases {
+
+using io::as_number;
+using io::Bound;
+using io::CaseError;
+using io::format_number;
+using io::format_value;
+using io::JsonObject;
+
+namespace {
+
+// Most disks one run may hold (state ~1 kB per disk: 10^8 disks ~ 100 GB would not fit anyway).
+constexpr long long kMaxDisks = 100000000;
+// Most neighbor cells over an ensemble's grids (4 bytes each, a few per disk in a dense bed).
+constexpr double kMaxCells = 1e8;
+// Finest time steps: a collision resolved by more steps than these runs for ever.
+constexpr double kMaxEnsembleStepsPerCollision = 1e6;
+
+// This machine's physical memory [bytes]; 0 when unknown.
+double physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+// "drive/gamma": a number or a non-empty array of numbers, each >= 0.
+std::vector<double> read_gammas(const JsonObject& drive) {
+  nlohmann::json& g = drive.value("gamma");
+  const std::string ptr = drive.pointer_of("gamma");
+  std::vector<double> values;
+  if (g.is_array()) {
+    if (g.empty()) drive.fail("gamma", "must not be empty");
+    for (std::size_t i = 0; i < g.size(); ++i)
+      values.push_back(
+          as_number(g[i], drive.file(), ptr + "/" + std::to_string(i), Bound::non_negative));
+  } else if (g.is_number()) {
+    values.push_back(as_number(g, drive.file(), ptr, Bound::non_negative));
+  } else {
+    drive.fail("gamma", "must be a number or an array of numbers");
+  }
+  return values;
+}
+
+struct Species {
+  double radius;  // [m]
+  int count;
+};
+
+std::vector<Species> read_species(const JsonObject& packing) {
+  nlohmann::json& list = packing.value("species");
+  const std::string ptr = packing.pointer_of("species");
+  if (!list.is_array()) packing.fail("species", "must be an array of {\"radius\", \"count\"}");
+  if (list.empty()) packing.fail("species", "must not be empty");
+  std::vector<Species> species;
+  long long total = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    JsonObject s(list[i], packing.file(), ptr + "/" + std::to_string(i));
+    s.allow_only({"radius", "count"});
+    const double radius = s.number("radius", Bound::positive);
+    const long long count = s.integer("count", 1);
+    // the sum is checked before any disk is allocated
+    total += count;
+    if (total > kMaxDisks)
+      s.fail("count", "the species hold " + std::to_string(total) + " disks so far, more than " +
+                          std::to_string(kMaxDisks));
+    species.push_back({radius, static_cast<int>(count)});
+  }
+  return species;
+}
+
+// Rejects an ensemble whose state would not fit this machine's memory, or whose cell grids
+// alone would be huge (a box far wider than its disks), before anything is allocated.
+void check_memory(const JsonObject& packing, const std::vector<Species>& species, double box_width,
+                  const md::NeighborParams& neighbor, double packings) {
+  double disks = 0.0, area = 0.0, r_max = 0.0;
+  for (const Species& s : species) {
+    disks += s.count;
+    area += s.count * pi * s.radius * s.radius;
+    r_max = std::max(r_max, s.radius);
+  }
+  const md::GridShape grid = md::packing_grid_shape(box_width, r_max, area, neighbor.skin);
+  const double cells = packings * grid.columns * grid.rows;
+  if (!(cells <= kMaxCells))
+    packing.fail("box_width", format_number(box_width) + " m is " + format_number(grid.columns, 3) +
+                                  " neighbor cells wide: the cell grids would hold " +
+                                  format_number(cells, 3) + " cells, more than " +
+                                  format_number(kMaxCells));
+  const double bytes = md::ensemble_memory_bytes(packings * disks, cells, neighbor);
+  const double memory = physical_memory_bytes();
+  if (memory > 0.0 && bytes > memory)
+    packing.fail("species", "the ensemble of " + format_number(packings * disks, 3) +
+                                " disks needs about " + format_number(bytes, 2) +
+                                " bytes of memory; this machine has " + format_number(memory, 2));
+}
+
+}  // namespace
+
+std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
+                                            std::vector<std::string>& notes) {
+  root.allow_only({"model", "description", "seed", "packing", "gravity", "contact", "drive",
+                   "ensemble", "integrator", "neighbor", "run"});
+  md::EnsembleCase c;
+  if (root.has("description")) root.string("description");
+  const std::uint64_t seed = root.unsigned_or("seed", 1);
+
+  // packing: box, disks
+  const JsonObject packing = root.object("packing");
+  packing.allow_only({"box_width", "areal_density", "species"});
+  const double box_width = packing.number("box_width", Bound::positive);
+  c.areal_density = packing.number("areal_density", Bound::positive);
+  const std::vector<Species> species = read_species(packing);
+  double r_min = species.front().radius, r_max = r_min;
+  for (const Species& s : species) {
+    r_min = std::min(r_min, s.radius);
+    r_max = std::max(r_max, s.radius);
+  }
+  check_disk_inertia(packing, "areal_density", c.areal_density, r_min);
+  check_disk_inertia(packing, "areal_density", c.areal_density, r_max);
+  if (!(box_width > 2.0 * r_max))
+    packing.fail("box_width", format_number(box_width) + " m is " +
+                                  (box_width < 2.0 * r_max ? "narrower than" : "no wider than") +
+                                  " the largest disk (diameter " + format_number(2.0 * r_max) +
+                                  " m)");
+
+  // forces
+  const double gravity = root.number_or("gravity", 9.8, Bound::non_negative);
+  const JsonObject contact = root.object("contact");
+  contact.allow_only({"disk_disk", "disk_wall"});
+  const ContactParams disk_disk = read_contact(contact.object("disk_disk"));
+  const ContactParams disk_wall = read_contact(contact.object("disk_wall"));
+
+  // drive
+  const JsonObject drive = root.object("drive");
+  drive.allow_only({"gamma", "frequency"});
+  c.gamma_values = read_gammas(drive);
+  const double omega = 2.0 * pi * drive.number("frequency", Bound::positive);
+  if (gravity == 0.0 && *std::max_element(c.gamma_values.begin(), c.gamma_values.end()) > 0.0)
+    notes.push_back(
+        "gravity is 0, so Γ = A ω² / g cannot set the drive: A = 0 for every Γ "
+        "(the bottom wall stays at rest)");
+
+  // ensemble size
+  const JsonObject ensemble = root.object_or_empty("ensemble");
+  ensemble.allow_only({"packings_per_gamma"});
+  const long long per_gamma = ensemble.integer_or("packings_per_gamma", 1, 1);
+  double disks_per_packing = 0.0;
+  for (const Species& s : species) disks_per_packing += s.count;
+  const double total_disks = disks_per_packing * static_cast<double>(per_gamma) *
+                             static_cast<double>(c.gamma_values.size());
+  if (total_disks > kMaxDisks) {
+    ensemble.fail("packings_per_gamma", "the run would hold " + format_number(total_disks) +
+                                            " disks, more than " + std::to_string(kMaxDisks) +
+                                            " (about 1 kB each)");
+  }
+  c.packings_per_gamma = static_cast<int>(per_gamma);
+
+  // time step: the shortest collision over the disks of this case, and the stability limit
+  const JsonObject integrator = root.object_or_empty("integrator");
+  integrator.allow_only({"scheme", "dt", "steps_per_collision"});
+  c.model.integrator = read_scheme(integrator);
+  const StepRule rule = read_step_rule(integrator, 50.0);
+  const double m_light = md::disk_mass(c.areal_density, r_min);
+  const double m_heavy = md::disk_mass(c.areal_density, r_max);
+  const double t_c = shortest_collision_time(disk_disk, disk_wall, m_light, m_heavy);
+  c.model.dt = rule.given_dt ? rule.dt : t_c / rule.steps_per_collision;
+  check_time_step(
+      integrator, rule, c.model.dt,
+      std::min(largest_time_step(disk_disk, m_light / 2.0), largest_time_step(disk_wall, m_light)));
+  check_steps_per_collision(integrator, rule, t_c / c.model.dt, kMaxEnsembleStepsPerCollision);
+
+  // neighbor lists
+  const JsonObject neighbor = root.object_or_empty("neighbor");
+  neighbor.allow_only({"skin", "max_neighbors", "max_contacts"});
+  c.model.neighbor.skin = neighbor.number_or("skin", 0.2 * r_min, Bound::positive);
+  c.model.neighbor.max_neighbors = static_cast<int>(neighbor.integer_or("max_neighbors", 24, 1));
+  c.model.neighbor.max_contacts = static_cast<int>(neighbor.integer_or("max_contacts", 10, 1));
+  if (c.model.neighbor.max_contacts > md::max_contact_slots) {
+    neighbor.fail("max_contacts", "must be <= " + std::to_string(md::max_contact_slots));
+  }
+
+  // schedule
+  const JsonObject run = root.object("run");
+  run.allow_only({"settle_time", "transient_time", "measure_time", "sample_interval"});
+  c.schedule.settle_time = run.number("settle_time", Bound::non_negative);
+  c.schedule.transient_time = run.number("transient_time", Bound::non_negative);
+  c.schedule.measure_time = run.number("measure_time", Bound::positive);
+  c.schedule.sample_interval = run.number("sample_interval", Bound::positive);
+  if (c.schedule.sample_interval > c.schedule.measure_time)
+    run.fail("sample_interval", format_number(c.schedule.sample_interval) +
+                                    " s is longer than measure_time (" +
+                                    format_number(c.schedule.measure_time) + " s)");
+  if (c.schedule.sample_interval < c.model.dt)
+    run.fail("sample_interval", format_number(c.schedule.sample_interval) +
+                                    " s is shorter than the time step (" +
+                                    format_number(c.model.dt, 3) + " s)");
+
+  // the work and the memory asked for, before any of it is allocated
+  const md::PlannedRun plan = md::plan_run(c.schedule, c.model.dt);
+  if (!plan.ok)
+    run.fail("", "the run takes " + format_number(plan.total_steps, 3) + " steps per packing (" +
+                     format_number(c.schedule.settle_time + c.schedule.transient_time +
+                                   c.schedule.measure_time) +
+                     " s at dt = " + format_number(c.model.dt, 3) + " s), more than " +
+                     format_number(md::max_run_steps) +
+                     ": a shorter run, or a longer dt (fewer steps per collision, softer "
+                     "contacts)");
+  const double output =
+      ensemble_output_bytes(plan.steps, static_cast<int>(c.gamma_values.size()),
+                            c.packings_per_gamma, static_cast<int>(disks_per_packing));
+  if (output > max_output_bytes)
+    run.fail("sample_interval", "the run would write about " + format_number(output, 2) +
+                                    " bytes of CSV, more than " + format_number(max_output_bytes) +
+                                    ": sample less often");
+  check_memory(packing, species, box_width, c.model.neighbor,
+               static_cast<double>(c.packings_per_gamma) * c.gamma_values.size());
+  for (double gamma : c.gamma_values) {
+    if (!std::isfinite(md::drive_amplitude(gamma, gravity, omega)))
+      drive.fail("gamma", "Γ = " + format_number(gamma) +
+                              " at f = " + format_number(omega / (2.0 * pi)) +
+                              " Hz gives a drive amplitude A = Γ g / ω² beyond a double");
+  }
+  std::vector<double> radii;
+  for (const Species& s : species) radii.insert(radii.end(), s.count, s.radius);
+
+  // packings, Γ-major: packing r of every Γ has the same radii and seed
+  for (double gamma : c.gamma_values) {
+    md::PackingParams p{};
+    p.box_width = box_width;
+    p.gravity = gravity;
+    p.drive_amplitude = md::drive_amplitude(gamma, gravity, omega);
+    p.drive_omega = omega;
+    p.gamma = gamma;
+    p.disk_disk = disk_disk;
+    p.disk_wall = disk_wall;
+    for (int r = 0; r < c.packings_per_gamma; ++r) {
+      p.seed = md::packing_seed(seed, static_cast<std::uint64_t>(r));
+      c.model.add_packing(p, radii, c.areal_density);
+    }
+  }
+
+  return std::make_unique<PackingEnsemble>(std::move(c));
+}
+
+void PackingEnsemble::describe(std::ostream& out) const {
+  const md::EnsembleCase& c = c_;
+  const auto& m = c.model;
+  const auto& p = m.packings.front();
+  const int disks = m.packing_size(0);
+  double m_light = m.mass[0], m_heavy = m.mass[0];
+  for (int i = 0; i < disks; ++i) {
+    m_light = std::min(m_light, m.mass[i]);
+    m_heavy = std::max(m_heavy, m.mass[i]);
+  }
+  out << "packings: " << c.gamma_values.size() << " Γ value(s) × " << c.packings_per_gamma << " = "
+      << m.n_packings() << " packings of " << disks << " disks (" << m.n_disks()
+      << " disks), box width " << format_value("%.4g", p.box_width)
+      << " m, g = " << format_value("%.4g", p.gravity) << " m/s²\n";
+
+  // contact time scales
+  out << "contacts (c = γ_n / (2 √(k_n m_eff)); e_n, t_c from eqs. 4.55–4.56):\n";
+  describe_contact(out, "disk-disk, smallest pair", p.disk_disk, m_light / 2.0);
+  describe_contact(out, "disk-disk, largest pair ", p.disk_disk, m_heavy / 2.0);
+  describe_contact(out, "disk-wall, smallest disk", p.disk_wall, m_light);
+  describe_contact(out, "disk-wall, largest disk ", p.disk_wall, m_heavy);
+  const double t_c = shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
+  const double dt_max = std::min(largest_time_step(p.disk_disk, m_light / 2.0),
+                                 largest_time_step(p.disk_wall, m_light));
+  out << "time step: dt = " << format_value("%.4g", m.dt) << " s (" << scheme_name(m.integrator)
+      << "), " << format_value("%.4g", t_c / m.dt) << " steps per shortest t_c ("
+      << format_value("%.4g", t_c) << " s); largest accepted dt " << format_value("%.3g", dt_max)
+      << " s\n";
+
+  // drive per Γ
+  out << "drive: f = " << format_value("%.6g", p.drive_omega / (2.0 * pi)) << " Hz\n";
+  for (int k = 0; k < static_cast<int>(c.gamma_values.size()); ++k) {
+    const auto& pk = m.packings[k * c.packings_per_gamma];
+    out << "  Γ = " << format_value("%-6.4g", pk.gamma)
+        << "  A = " << format_value("%.4g", pk.drive_amplitude)
+        << " m  peak wall speed A ω = " << format_value("%.4g", pk.drive_amplitude * pk.drive_omega)
+        << " m/s\n";
+  }
+
+  // run length
+  const auto& s = c.schedule;
+  const double total = s.settle_time + s.transient_time + s.measure_time;
+  const double steps = std::ceil(total / m.dt);
+  out << "run: settle " << format_value("%.6g", s.settle_time) << " s + transient "
+      << format_value("%.6g", s.transient_time) << " s + measure "
+      << format_value("%.6g", s.measure_time) << " s = " << format_value("%.6g", total)
+      << " s, sample every " << format_value("%.6g", s.sample_interval) << " s\n"
+      << "total: " << format_value("%.6g", steps) << " steps per packing, "
+      << format_value("%.4g", steps * m.n_disks()) << " disk-steps over the ensemble\n";
+  const md::RunSteps plan = md::plan_run(s, m.dt).steps;
+  const double csv = ensemble_output_bytes(plan, static_cast<int>(c.gamma_values.size()),
+                                           c.packings_per_gamma, disks);
+  // without the cell grids, a few ints per disk
+  const double memory = md::ensemble_memory_bytes(m.n_disks(), 0.0, m.neighbor);
+  out << "size: about " << format_value("%.3g", memory / 1e6) << " MB of memory, at most "
+      << format_value("%.3g", csv / 1e6) << " MB of CSV\n";
+}
+
+void PackingEnsemble::check_run(const RunContext& ctx) const {
+  if (ctx.backend != "cpu" && ctx.backend != "cuda")
+    throw CaseError("", "--backend", "expected cpu or cuda, got " + io::quoted(ctx.backend));
+  if (ctx.backend == "cuda" && !md::cuda_device_available())
+    throw CaseError("", "--backend cuda",
+                    "no CUDA device is available: " + md::cuda_unavailable_reason());
+  if (!ctx.resume) return;
+  // a checkpoint of this case, made on this backend, in the output folder
+  const std::filesystem::path path = checkpoint_path(ctx.out_dir);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw CaseError(path.string(), "", "no checkpoint to resume from (run without --resume)");
+  io::CheckpointHeader h;
+  try {
+    h = io::read_checkpoint_header(path);
+  } catch (const std::runtime_error& e) {
+    throw CaseError("", "", e.what());
+  }
+  if (h.fingerprint != case_fingerprint(ctx.case_echo))
+    throw CaseError(path.string(), "",
+                    "made by a different case (its case echo differs; run without --resume to "
+                    "start afresh)");
+  if (h.backend != ctx.backend)
+    throw CaseError(path.string(), "",
+                    "made by the " + h.backend + " backend; resume with --backend " + h.backend);
+}
+
+}  // namespace granular::cases
