@@ -102,7 +102,7 @@ void BilliardRun::describe(std::ostream& out) const {
       break;
     case BoundaryShape::wedge:
       out << "boundary: half-angle from vertical atan(1/slope) = "
-          << fmt("%.6g", std::atan(1.0 / m.boundary.slope) * 180.0 / pi) << " deg\n";
+          << fmt("%.6g", std::atan(1.0 / m.boundary.slope) / degree) << " deg\n";
       break;
     case BoundaryShape::hyperbola:
       out << "boundary: vertex height sqrt(alpha) - delta = "

@@ -11,6 +11,7 @@
 #include "granular/cases/models.hpp"
 #include "granular/cases/run_limits.hpp"
 #include "granular/constants.hpp"
+#include "granular/vibration.hpp"
 #include "granular/impact/dimer.hpp"
 #include "granular/io/output.hpp"
 
@@ -213,7 +214,7 @@ class DimerCase : public Case {
       // a rod given by its diameter keeps its cross-section: its mass follows its length
       if (rod_line_density_ > 0.0) p.m_r = rod_line_density_ * (p.l - 2.0 * p.r);
       p.omega = 2.0 * pi * points[k].frequency;
-      p.amplitude = gamma_ * p.g / (p.omega * p.omega);
+      p.amplitude = drive_amplitude(gamma_, p.g, p.omega);
       const double scale = frequency_ / points[k].frequency;
       o.ode.step *= scale;
       o.impact_to_contact *= scale;
@@ -410,7 +411,7 @@ std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string
     gamma = p.amplitude * p.omega * p.omega / p.g;
   } else {
     gamma = plate.number("gamma", Bound::non_negative);
-    p.amplitude = gamma * p.g / (p.omega * p.omega);
+    p.amplitude = drive_amplitude(gamma, p.g, p.omega);
   }
   p.phase = plate.number_or("phase", 0.5 * pi);
 

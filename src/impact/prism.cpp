@@ -471,7 +471,7 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
     char line[200];
     std::snprintf(line, sizeof line, "%s at t = %.6g s, lambda = %.6g deg, L_p = %.6g (%s)",
                   which == 2 ? "friction demand above mu_s" : "normal force reached 0", t,
-                  y[0] * 180.0 / pi, lp_of(y[0]), where.c_str());
+                  y[0] / degree, lp_of(y[0]), where.c_str());
     return std::string(line);
   };
 

@@ -8,6 +8,7 @@
 #include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
 #include "granular/hd.hpp"
+#include "granular/vibration.hpp"
 
 namespace granular::md {
 
@@ -23,10 +24,7 @@ GRANULAR_HD inline double disk_inertia(double mass, double radius) {
   return 0.5 * mass * radius * radius;
 }
 
-// Drive amplitude A = Γ g / ω² [m] for Γ [-], g [m/s²], ω = 2π f [rad/s].
-GRANULAR_HD inline double drive_amplitude(double gamma, double gravity, double omega) {
-  return gamma * gravity / (omega * omega);
-}
+using granular::drive_amplitude;  // A = Γ g / ω² (vibration.hpp)
 
 // Parameters of one packing: its box, drive and contact laws.
 struct PackingParams {
