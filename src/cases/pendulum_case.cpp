@@ -71,8 +71,8 @@ class PendulumCase : public Case {
 
     // a short table of the impacts
     progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, "
-             << io::format_value("%.6g", r.t_final) << "] s, status "
-             << pendulum_status_name(r.status) << "\n"
+             << io::format_value("%.6g", r.t_final) << "] s, status " << run_status_name(r.status)
+             << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
              << "    #        t [s]  case           F [N s]        T [N s]   E after [J]\n";
     for (std::size_t i = 0; i < r.impacts.size(); ++i) {
       const PendulumImpact& im = r.impacts[i];
@@ -90,7 +90,7 @@ class PendulumCase : public Case {
 
     // the summary last, so that its presence means the run completed
     nlohmann::json summary = io::summary_header("pendulum", case_echo);
-    summary["status"] = pendulum_status_name(r.status);
+    io::put_run_status(summary, run_status_name(r.status), r.reason, r.detail);
     summary["t_end"] = o_.t_end;
     summary["t_final"] = r.t_final;
     summary["impact_count"] = r.impacts.size();

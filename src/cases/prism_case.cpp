@@ -148,7 +148,8 @@ class PrismCase : public Case {
     progress << "prism N = " << p_.geometry.n_sides << ": " << r.impacts.size()
              << " impacts, mean kappa = " << io::format_value("%.8g", mean_kappa)
              << " (kappa_c = " << io::format_value("%.8g", d.kappa_classic) << ")\n"
-             << "ended: " << to_string(r.termination)
+             << "ended: " << run_status_name(r.status)
+             << (r.reason.empty() ? "" : " (" + r.reason + ")")
              << " at t = " << io::format_value("%.6g", r.t_final)
              << " s, L_p = " << io::format_value("%.6g", r.lp_final) << ": " << r.detail << "\n";
     if (r.slip_violations > 0 || r.detach_violations > 0)
@@ -188,11 +189,8 @@ class PrismCase : public Case {
     s["mean_kappa"] = io::json_number(mean_kappa);
     s["kappa_model"] = io::json_number(d.kappa);
     s["kappa_classic"] = d.kappa_classic;
-    s["termination"] = {{"reason", to_string(r.termination)},
-                        {"detail", r.detail},
-                        {"t", r.t_final},
-                        {"lp", r.lp_final},
-                        {"distance", r.lp_final * b}};
+    io::put_run_status(s, run_status_name(r.status), r.reason, r.detail);
+    s["termination"] = {{"t", r.t_final}, {"lp", r.lp_final}, {"distance", r.lp_final * b}};
     s["admissibility"] = {{"mu_s", p_.mu_s},
                           {"max_contact_friction_demand", r.max_contact_demand},
                           {"min_normal_force_ratio", r.min_normal_ratio},

@@ -69,8 +69,7 @@ impulse::Delassus pendulum_delassus(const PendulumParams& p, double psi1, double
   return {j.j_c.dot(ai_c), j.j_s.dot(ai_c), j.j_s.dot(ai_s)};
 }
 
-impulse::Delassus pendulum_delassus_closed_form(const PendulumParams& p, double psi1,
-                                                double psi2) {
+impulse::Delassus pendulum_delassus_closed_form(const PendulumParams& p, double psi1, double psi2) {
   // eq. (36) with K = 4 I1 + l1²(m1 + 4 m2), ρ = r + L cos ψ2; the bracket of E_i read as
   // lc m2 (l2 + r(1 + cos ψ2)) (spec §2.4)
   const double l1s = p.l1 * p.l1, L = p.L(), lc = p.lc, m2 = p.m2;
@@ -78,10 +77,9 @@ impulse::Delassus pendulum_delassus_closed_form(const PendulumParams& p, double 
   const double rho = p.r + L * std::cos(psi2);
   const double s1 = std::sin(psi1), s2 = std::sin(psi2);
   const double i2c = p.I2 + lc * lc * m2;
-  const double a_i = 4.0 * l1s * std::cos(psi1) * (i2c * std::cos(psi1) -
-                                                   lc * m2 * rho * std::cos(psi1 - psi2)) +
-                     K * rho * rho -
-                     2.0 * l1s * lc * m2 * rho * (std::cos(2.0 * psi1 - psi2) + std::cos(psi2));
+  const double a_i =
+      4.0 * l1s * std::cos(psi1) * (i2c * std::cos(psi1) - lc * m2 * rho * std::cos(psi1 - psi2)) +
+      K * rho * rho - 2.0 * l1s * lc * m2 * rho * (std::cos(2.0 * psi1 - psi2) + std::cos(psi2));
   const double g_i = K * L * L * s2 * s2 + 4.0 * l1s * s1 * s1 * (i2c - lc * m2 * L * s2 * s2) -
                      2.0 * l1s * lc * m2 * L *
                          (2.0 * s1 * s1 * s2 * s2 + std::sin(2.0 * psi1) * std::sin(2.0 * psi2));
@@ -117,8 +115,7 @@ PendulumImpact pendulum_impact(const PendulumParams& p, double t, const State& y
 
   // Δω = A⁻¹(J_sᵀ T̄ + J_cᵀ F̄) (spec §2.6)
   const Eigen::Matrix2d a = pendulum_mass_matrix(p, y[0], y[1]);
-  const Eigen::Vector2d dw =
-      a.ldlt().solve(j.j_s * im.routh.p_t + j.j_c * im.routh.p_n);
+  const Eigen::Vector2d dw = a.ldlt().solve(j.j_s * im.routh.p_t + j.j_c * im.routh.p_n);
   im.omega_after = im.omega_before + dw;
 
   // joint impulses from (21)–(24) (spec §2.6); (25)–(26) then hold identically
@@ -158,19 +155,12 @@ JointForces pendulum_joint_forces(const PendulumParams& p, const State& y,
 
 const char* contact_mode_name(ContactMode m) {
   switch (m) {
-    case ContactMode::sliding: return "sliding";
-    case ContactMode::rest: return "rest";
-    default: return "flight";
-  }
-}
-
-const char* pendulum_status_name(PendulumStatus s) {
-  switch (s) {
-    case PendulumStatus::painleve: return "painleve";
-    case PendulumStatus::missed_contact: return "missed_contact";
-    case PendulumStatus::non_finite: return "non_finite";
-    case PendulumStatus::stalled: return "stalled";
-    default: return "completed";
+    case ContactMode::sliding:
+      return "sliding";
+    case ContactMode::rest:
+      return "rest";
+    default:
+      return "flight";
   }
 }
 
@@ -179,8 +169,6 @@ namespace {
 // A state below the floor by more than this in flight means a flight shorter than one step was
 // missed (the event test sees step ends only) [m].
 constexpr double kPenetrationTol = 1e-8;
-// Events (impacts, mode switches) allowed in one run before it is declared stalled.
-constexpr int kMaxEvents = 1000000;
 
 // Persistent contact (Zeno policy). While the disk stays on the floor (f = 0, c = 0):
 //   A ψ̈ = Q + J_cᵀ F + J_sᵀ T,  T = −μσF when sliding with σ = sgn(s),
@@ -200,15 +188,12 @@ ContactForces sliding_forces(const PendulumParams& p, double beta, double t, con
   const Eigen::Vector2d a0 = solver.solve(pendulum_generalized_forces(p, t, y));
   const Eigen::Vector2d b = solver.solve(j.j_c - p.mu * sigma * j.j_s);
   const Eigen::Vector2d w(y[2], y[3]);
-  const double jdot_c =
-      p.l1 * std::cos(y[0]) * y[2] * y[2] + p.L() * std::cos(y[1]) * y[3] * y[3];
+  const double jdot_c = p.l1 * std::cos(y[0]) * y[2] * y[2] + p.L() * std::cos(y[1]) * y[3] * y[3];
   const double c = j.j_c.dot(w), f = pendulum_gap(p, y[0], y[1]);
   const double den = j.j_c.dot(b);
   ContactForces out;
   out.consistent = den > 0.0;
-  out.F = out.consistent
-              ? -(j.j_c.dot(a0) + jdot_c + 2.0 * beta * c + beta * beta * f) / den
-              : 0.0;
+  out.F = out.consistent ? -(j.j_c.dot(a0) + jdot_c + 2.0 * beta * c + beta * beta * f) / den : 0.0;
   out.T = -p.mu * sigma * out.F;
   out.acc = a0 + out.F * b;
   return out;
@@ -231,248 +216,259 @@ ContactForces rest_forces(const PendulumParams& p, double t, const State& y) {
   return out;
 }
 
-// The run loop's mutable state: the current mode and its data, the outputs, the event count.
-class Runner {
- public:
-  Runner(const PendulumParams& p, const PendulumRunOptions& o) : p_(p), o_(o), guard_(o.zeno) {}
+enum class PendulumEvent {
+  floor,      // the gap closes: an impact
+  turn_in,    // after a lift-off, the disk turns back into the floor (or fires early above it)
+  slip_stop,  // persistent sliding: the slip velocity reaches 0
+  release     // persistent sliding: the normal force reaches 0 (lift-off)
+};
 
-  PendulumRun run(const State& y0) {
-    t_ = 0.0;
-    y_ = y0;
-    record(ContactMode::flight);
-    next_sample_ = 1;
-    while (t_ < o_.t_end && out_.status == PendulumStatus::completed) {
-      if (events_ > kMaxEvents) {
-        out_.status = PendulumStatus::stalled;
-        break;
-      }
-      switch (mode_) {
-        case ContactMode::flight: flight(); break;
-        case ContactMode::sliding: sliding(); break;
-        case ContactMode::rest: rest(); break;
-      }
-      if (!y_.allFinite()) out_.status = PendulumStatus::non_finite;
+// The pendulum as a hybrid system of the driver (hybrid.hpp): flight, persistent sliding and
+// rest, with the impact map and the mode changes as transitions.
+class PendulumModel : public HybridModel<PendulumEvent> {
+ public:
+  PendulumModel(const PendulumParams& p, const PendulumRunOptions& o) : p_(p), o_(o) {}
+
+  Phase<PendulumEvent> phase(double, State& y, DriverContext&) override {
+    switch (mode_) {
+      case ContactMode::flight:
+        return flight(y);
+      case ContactMode::sliding:
+        return sliding();
+      default:
+        return {};  // at rest nothing moves; the forces are checked at each target
     }
-    out_.t_final = t_;
-    out_.y_final = y_;
-    out_.final_mode = mode_;
-    return std::move(out_);
   }
+
+  std::optional<Stop> on_event(PendulumEvent kind, double t, State& y,
+                               DriverContext& ctx) override {
+    switch (kind) {
+      case PendulumEvent::turn_in:
+        // the early firing of turn_in above the floor is no contact: flight goes on
+        if (pendulum_gap(p_, y[0], y[1]) > 0.0) return std::nullopt;
+        impact(t, y, ctx);
+        break;
+      case PendulumEvent::floor:
+        impact(t, y, ctx);
+        break;
+      case PendulumEvent::slip_stop:
+        settle_at_zero_slip(t, y, ctx);
+        record(t, y, mode_);
+        break;
+      case PendulumEvent::release:
+        lift_off(t, ctx);
+        record(t, y, mode_);
+        break;
+    }
+    return stop_;
+  }
+
+  std::optional<Stop> on_phase_end(double t, State& y, DriverContext& ctx) override {
+    if (mode_ == ContactMode::flight && pendulum_gap(p_, y[0], y[1]) < -kPenetrationTol)
+      return Stop{RunStatus::model_stop, "missed_contact",
+                  "the disk was found below the floor in flight (a flight shorter than a step)"};
+    // at rest the static forces change only with time-dependent torques: checked here
+    if (mode_ == ContactMode::rest && !rest_forces(p_, t, y).consistent)
+      settle_at_zero_slip(t, y, ctx);
+    return stop_;
+  }
+
+  void sample(double t, const State& y) override { record(t, y, mode_); }
+
+  void finish(const RunOutcome& o) override {
+    out_.status = o.status;
+    out_.reason = o.reason;
+    out_.detail = o.detail;
+    out_.t_final = o.t;
+    out_.y_final = o.y;
+    out_.final_mode = mode_;
+  }
+
+  PendulumRun take() { return std::move(out_); }
 
  private:
-  // the next output time (or t_end)
-  double target() const {
-    return std::min(o_.t_end, static_cast<double>(next_sample_) * o_.output_interval);
-  }
-  void sampled_if_due() {
-    const double grid = static_cast<double>(next_sample_) * o_.output_interval;
-    if (t_ >= std::min(grid, o_.t_end)) {
-      record(mode_);
-      while (static_cast<double>(next_sample_) * o_.output_interval <= t_) ++next_sample_;
+  // free flight up to the next target or the next contact: the gap crossing from positive to
+  // non-positive (spec §3 pitfall: never the two-sided test), or, when the flight starts on
+  // the floor (lift-off from persistent contact), the disk turning back into it
+  Phase<PendulumEvent> flight(const State& y) const {
+    const double tau = o_.ode.step;
+    const auto inward = [this, tau](const State& s) {
+      const double f = pendulum_gap(p_, s[0], s[1]);
+      const ContactJacobian j = pendulum_contact_jacobian(p_, s[0], s[1]);
+      const double c = j.j_c.dot(Eigen::Vector2d(s[2], s[3]));
+      return f <= 0.0 ? c : c + f / tau;  // continuous at f = 0; fires early above the floor
+    };
+    Phase<PendulumEvent> ph;
+    if (pendulum_gap(p_, y[0], y[1]) <= 0.0 && inward(y) < 0.0) {
+      ph.now = PendulumEvent::floor;
+      return ph;
     }
+    ph.rhs = [this](double t, const State& s, State& dy) { pendulum_rhs(p_, t, s, dy); };
+    ph.events = {{PendulumEvent::floor,
+                  [this](double, const State& s) { return pendulum_gap(p_, s[0], s[1]); }},
+                 {PendulumEvent::turn_in, [inward](double, const State& s) { return inward(s); }}};
+    return ph;
   }
 
-  // one row of the time series at (t_, y_) with the forces of mode m
-  void record(ContactMode m) {
+  // persistent sliding until the next target, s = 0, or F = 0 (lift-off)
+  Phase<PendulumEvent> sliding() const {
+    const double beta = o_.baumgarte_rate, sigma = sigma_;
+    Phase<PendulumEvent> ph;
+    ph.rhs = [this, beta, sigma](double t, const State& y, State& dy) {
+      const ContactForces cf = sliding_forces(p_, beta, t, y, sigma);
+      dy.resize(4);
+      dy << y[2], y[3], cf.acc[0], cf.acc[1];
+    };
+    ph.events = {{PendulumEvent::slip_stop,
+                  [this, sigma](double, const State& y) {
+                    const ContactJacobian j = pendulum_contact_jacobian(p_, y[0], y[1]);
+                    return sigma * j.j_s.dot(Eigen::Vector2d(y[2], y[3]));
+                  }},
+                 {PendulumEvent::release, [this, beta, sigma](double t, const State& y) {
+                    return sliding_forces(p_, beta, t, y, sigma).F;
+                  }}};
+    return ph;
+  }
+
+  // one row of the time series at (t, y) with the forces of mode m
+  void record(double t, const State& y, ContactMode m) {
     PendulumSample s;
-    s.t = t_;
-    s.y = y_;
-    s.energy = pendulum_energy(p_, y_);
-    s.gap = pendulum_gap(p_, y_[0], y_[1]);
+    s.t = t;
+    s.y = y;
+    s.energy = pendulum_energy(p_, y);
+    s.gap = pendulum_gap(p_, y[0], y[1]);
     s.mode = m;
     s.F = s.T = 0.0;
     Eigen::Vector2d acc;
     if (m == ContactMode::flight) {
       State dy(4);
-      pendulum_rhs(p_, t_, y_, dy);
+      pendulum_rhs(p_, t, y, dy);
       acc = Eigen::Vector2d(dy[2], dy[3]);
     } else {
-      const ContactForces cf = m == ContactMode::rest ? rest_forces(p_, t_, y_)
-                                                      : sliding_forces(p_, o_.baumgarte_rate,
-                                                                       t_, y_, sigma_);
+      const ContactForces cf = m == ContactMode::rest
+                                   ? rest_forces(p_, t, y)
+                                   : sliding_forces(p_, o_.baumgarte_rate, t, y, sigma_);
       acc = cf.acc;
       s.F = cf.F;
       s.T = cf.T;
     }
-    s.joint = pendulum_joint_forces(p_, y_, acc, s.F, s.T);
+    s.joint = pendulum_joint_forces(p_, y, acc, s.F, s.T);
     out_.samples.push_back(std::move(s));
   }
 
-  void transition(ContactMode m, double F, double T) {
-    ++events_;
+  void transition(double t, ContactMode m, double F, double T) {
     mode_ = m;
-    out_.transitions.push_back({t_, m, F, T});
-  }
-
-  // free flight up to the next output time or the next contact: the gap crossing from
-  // positive to non-positive (spec §3 pitfall: never the two-sided test), or, when the flight
-  // starts on the floor (lift-off from persistent contact), the disk turning back into it
-  void flight() {
-    const double tau = o_.ode.step;
-    const auto inward = [this, tau](const State& y) {
-      const double f = pendulum_gap(p_, y[0], y[1]);
-      const ContactJacobian j = pendulum_contact_jacobian(p_, y[0], y[1]);
-      const double c = j.j_c.dot(Eigen::Vector2d(y[2], y[3]));
-      return f <= 0.0 ? c : c + f / tau;  // continuous at f = 0; fires early above the floor
-    };
-    if (pendulum_gap(p_, y_[0], y_[1]) <= 0.0 && inward(y_) < 0.0) {
-      impact();
-      return;
-    }
-    EventIntegrator ode(
-        [this](double t, const State& y, State& dy) { pendulum_rhs(p_, t, y, dy); }, o_.ode);
-    const Event gap{[this](double, const State& y) { return pendulum_gap(p_, y[0], y[1]); },
-                    Direction::falling};
-    const Event turn_in{[inward](double, const State& y) { return inward(y); },
-                        Direction::falling};
-    const auto hit = ode.advance(t_, y_, target(), {gap, turn_in});
-    // the early firing of turn_in above the floor is no contact: flight goes on
-    if (hit && hit->index == 1 && pendulum_gap(p_, y_[0], y_[1]) > 0.0) return;
-    if (!hit) {
-      if (pendulum_gap(p_, y_[0], y_[1]) < -kPenetrationTol) {
-        out_.status = PendulumStatus::missed_contact;
-        return;
-      }
-      sampled_if_due();
-      return;
-    }
-    impact();
+    out_.transitions.push_back({t, m, F, T});
   }
 
   // an impact at the located state: Routh with Poisson's k, or plastic when impacts accumulate
-  void impact() {
-    const ContactJacobian j = pendulum_contact_jacobian(p_, y_[0], y_[1]);
-    const double c0 = j.j_c.dot(Eigen::Vector2d(y_[2], y_[3]));
+  void impact(double t, State& y, DriverContext& ctx) {
+    const ContactJacobian j = pendulum_contact_jacobian(p_, y[0], y[1]);
+    const double c0 = j.j_c.dot(Eigen::Vector2d(y[2], y[3]));
     if (!(c0 < 0.0)) return;  // grazing: not an impact (spec §2.5, c0 ≥ 0)
-    ++events_;
-    record(ContactMode::flight);
-    const bool zeno = guard_.accumulating(t_, -c0);
+    record(t, y, ContactMode::flight);
+    const bool zeno = ctx.zeno.accumulating(t, -c0);
     // k = 0 is plastic by itself: the disk keeps c = 0 after the impact, as after the Zeno
     // policy's last impact, and must go on in persistent contact (a flight from c = 0 would
     // sink into the floor at once)
     const bool plastic = zeno || p_.k == 0.0;
-    PendulumImpact im = pendulum_impact(p_, t_, y_, zeno ? 0.0 : p_.k, p_.mu);
+    PendulumImpact im = pendulum_impact(p_, t, y, zeno ? 0.0 : p_.k, p_.mu);
     im.plastic = plastic;
-    y_[2] = im.omega_after[0];
-    y_[3] = im.omega_after[1];
+    y[2] = im.omega_after[0];
+    y[3] = im.omega_after[1];
     out_.impacts.push_back(im);
     if (!plastic) {
-      record(ContactMode::flight);
+      record(t, y, ContactMode::flight);
       return;
     }
     if (zeno && !out_.zeno) {
-      out_.zeno = PendulumZeno{t_, -c0, static_cast<int>(out_.impacts.size()) - 1, 0};
+      out_.zeno = PendulumZeno{t, -c0, static_cast<int>(out_.impacts.size()) - 1, 0};
       int in_window = 0;
       for (const PendulumImpact& x : out_.impacts)
-        if (x.t >= t_ - o_.zeno.window) ++in_window;
+        if (x.t >= t - o_.zeno.window) ++in_window;
       out_.zeno->impacts_in_window = in_window;
     }
     // persistent contact from here: c = 0 after the plastic impact
-    if (im.routh.u_t == 0.0) settle_at_zero_slip();
-    else start_sliding(im.routh.u_t > 0.0 ? 1.0 : -1.0);
-    record(mode_);
+    if (im.routh.u_t == 0.0)
+      settle_at_zero_slip(t, y, ctx);
+    else
+      start_sliding(t, y, ctx, im.routh.u_t > 0.0 ? 1.0 : -1.0);
+    record(t, y, mode_);
   }
 
   // s = 0 in contact: rest if the static forces lie in the friction cone, else slide in the
   // sense the forces drive, or lift off when the floor would have to pull
-  void settle_at_zero_slip() {
-    y_[2] = y_[3] = 0.0;  // s = c = 0 and [J_s; J_c] regular ⇒ ψ̇ = 0
-    const ContactForces st = rest_forces(p_, t_, y_);
+  void settle_at_zero_slip(double t, State& y, DriverContext& ctx) {
+    y[2] = y[3] = 0.0;  // s = c = 0 and [J_s; J_c] regular ⇒ ψ̇ = 0
+    const ContactForces st = rest_forces(p_, t, y);
     if (st.consistent) {
-      transition(ContactMode::rest, st.F, st.T);
+      transition(t, ContactMode::rest, st.F, st.T);
       return;
     }
     // not in the cone: slide in a sense consistent with its own friction (σ s̈ > 0)
-    const ContactJacobian j = pendulum_contact_jacobian(p_, y_[0], y_[1]);
+    const ContactJacobian j = pendulum_contact_jacobian(p_, y[0], y[1]);
     bool floor_pulls = true;
     for (double sigma : {1.0, -1.0}) {
-      const ContactForces sl = sliding_forces(p_, o_.baumgarte_rate, t_, y_, sigma);
+      const ContactForces sl = sliding_forces(p_, o_.baumgarte_rate, t, y, sigma);
       if (sl.consistent && sl.F >= 0.0 && sigma * j.j_s.dot(sl.acc) > 0.0) {
-        start_sliding(sigma);
+        start_sliding(t, y, ctx, sigma);
         return;
       }
       if (!(sl.consistent && sl.F < 0.0)) floor_pulls = false;
     }
     // the floor would have to pull in either sense: the disk leaves it
-    if (floor_pulls) lift_off();
-    else out_.status = PendulumStatus::painleve;
+    if (floor_pulls)
+      lift_off(t, ctx);
+    else
+      painleve();
   }
 
-  void start_sliding(double sigma) {
+  void start_sliding(double t, const State& y, DriverContext& ctx, double sigma) {
     sigma_ = sigma;
-    const ContactForces sl = sliding_forces(p_, o_.baumgarte_rate, t_, y_, sigma_);
+    const ContactForces sl = sliding_forces(p_, o_.baumgarte_rate, t, y, sigma_);
     if (!sl.consistent) {
-      out_.status = PendulumStatus::painleve;
+      painleve();
       return;
     }
     if (sl.F < 0.0) {
-      lift_off();
+      lift_off(t, ctx);
       return;
     }
-    transition(ContactMode::sliding, sl.F, sl.T);
+    transition(t, ContactMode::sliding, sl.F, sl.T);
   }
 
-  void lift_off() {
-    guard_.reset();
-    transition(ContactMode::flight, 0.0, 0.0);
+  void lift_off(double t, DriverContext& ctx) {
+    ctx.zeno.reset();
+    transition(t, ContactMode::flight, 0.0, 0.0);
   }
 
-  // persistent sliding until the next output time, s = 0, or F = 0 (lift-off)
-  void sliding() {
-    const double beta = o_.baumgarte_rate, sigma = sigma_;
-    EventIntegrator ode(
-        [this, beta, sigma](double t, const State& y, State& dy) {
-          const ContactForces cf = sliding_forces(p_, beta, t, y, sigma);
-          dy.resize(4);
-          dy << y[2], y[3], cf.acc[0], cf.acc[1];
-        },
-        o_.ode);
-    const Event slip{[this, sigma](double, const State& y) {
-                       const ContactJacobian j = pendulum_contact_jacobian(p_, y[0], y[1]);
-                       return sigma * j.j_s.dot(Eigen::Vector2d(y[2], y[3]));
-                     },
-                     Direction::falling};
-    const Event release{[this, beta, sigma](double t, const State& y) {
-                          return sliding_forces(p_, beta, t, y, sigma).F;
-                        },
-                        Direction::falling};
-    const auto hit = ode.advance(t_, y_, target(), {slip, release});
-    if (!hit) {
-      sampled_if_due();
-      return;
-    }
-    if (hit->index == 0) settle_at_zero_slip();
-    else lift_off();
-    record(mode_);
-  }
-
-  // at rest: nothing moves; the static forces are re-checked at each output time (they change
-  // only with time-dependent torques)
-  void rest() {
-    t_ = target();
-    const ContactForces st = rest_forces(p_, t_, y_);
-    if (!st.consistent) settle_at_zero_slip();
-    sampled_if_due();
+  void painleve() {
+    stop_ = Stop{RunStatus::model_stop, "painleve",
+                 "persistent sliding with gamma - mu sigma epsilon <= 0: no consistent contact "
+                 "force (Painleve)"};
   }
 
   const PendulumParams& p_;
   const PendulumRunOptions& o_;
-  ZenoGuard guard_;
   PendulumRun out_;
-  double t_ = 0.0;
-  State y_;
   ContactMode mode_ = ContactMode::flight;
   double sigma_ = 1.0;
-  long long next_sample_ = 1;
-  int events_ = 0;
+  std::optional<Stop> stop_;
 };
 
 }  // namespace
 
 PendulumRun run_pendulum(const PendulumParams& p, const State& y0,
                          const PendulumRunOptions& options) {
-  Runner runner(p, options);
-  return runner.run(y0);
+  PendulumModel model(p, options);
+  DriverOptions d;
+  d.ode = options.ode;
+  d.t_end = options.t_end;
+  d.sample_interval = options.output_interval;
+  d.max_events = options.max_events;
+  d.zeno = options.zeno;
+  run_hybrid(model, 0.0, y0, d);
+  return model.take();
 }
 
 }  // namespace granular::impact

@@ -14,7 +14,6 @@
 namespace granular::impact {
 namespace {
 
-
 // Integrals of the positive part of the linear f(ξ) = fa + (fb − fa)ξ/b on [0, b]: the
 // compressed region D2 of §2.2, without the s-singularities of the printed g1, g2 (§2.3).
 struct ClippedIntegrals {
@@ -362,184 +361,166 @@ PointImpactResult point_impact(const PrismParams& p, double omega_before) {
   return r;
 }
 
-const char* to_string(PrismTermination t) {
-  switch (t) {
-    case PrismTermination::ramp_end:
-      return "ramp_end";
-    case PrismTermination::t_end:
-      return "t_end";
-    case PrismTermination::max_impacts:
-      return "max_impacts";
-    case PrismTermination::does_not_roll:
-      return "does_not_roll";
-    case PrismTermination::stalled:
-      return "stalled";
-    case PrismTermination::at_rest:
-      return "at_rest";
-    case PrismTermination::slip:
-      return "slip";
-    case PrismTermination::detachment:
-      return "detachment";
-    case PrismTermination::impact_failed:
-      return "impact_failed";
-    case PrismTermination::integrator_failed:
-      return "integrator_failed";
-    case PrismTermination::non_finite:
-      return "non_finite";
+namespace {
+
+enum class PrismEvent {
+  face_lands,  // λ → 0: the next face hits the ramp
+  stall,       // θ̇ → 0 before it lands: the prism rocks back
+  slip,        // (2.2) the friction demand reaches μ_s
+  detachment   // (2.2) the normal force reaches 0
+};
+
+// The prism on the ramp as a hybrid system of the driver (hybrid.hpp): rolling about an edge
+// (2.1), ended by the next face landing, whose impact (line or point) starts the roll about
+// the next edge (§3).
+class PrismModel : public HybridModel<PrismEvent> {
+ public:
+  PrismModel(const PrismParams& p, const PrismRunOptions& o)
+      : p_(p),
+        o_(o),
+        alpha_(p.geometry.alpha),
+        omega_sq_(p.gravity / (p.geometry.circumradius * (std::cos(2.0 * alpha_) + 8.0) / 6.0)),
+        mg_(p.mass * p.gravity) {
+    r_.min_normal_ratio = std::numeric_limits<double>::infinity();
   }
-  return "unknown";
-}
 
-PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
-  PrismRunResult r;
-  const PrismGeometry& g = p.geometry;
-  const double alpha = g.alpha, beta = p.slope, b = g.face_width;
-  const double omega_sq = p.gravity / (g.circumradius * (std::cos(2.0 * alpha) + 8.0) / 6.0);
-  const double mg = p.mass * p.gravity;
+  std::optional<Stop> start(double, State& y, DriverContext&) override {
+    // a release from rest rolls forward only if λ0 < α + β (§2.1)
+    if (o_.omega0 == 0.0 && o_.lambda0 >= alpha_ + p_.slope)
+      return Stop{RunStatus::model_stop, "does_not_roll",
+                  "released from rest at lambda0 >= alpha + beta: it falls back onto the rear "
+                  "face"};
+    return violation_at_start(0.0, y, "release");
+  }
 
-  // the rolling state: time, completed impacts, (λ, θ̇)
-  double t = 0.0;
-  int k = 0;
-  State y(2);
-  y << o.lambda0, 0.0 - o.omega0;
+  Phase<PrismEvent> phase(double, State&, DriverContext&) override {
+    // contact phase (2.1): λ̈ = θ̈ = −Ω² sin(α + β − λ)
+    Phase<PrismEvent> ph;
+    const double omega_sq = omega_sq_, ab = alpha_ + p_.slope, mg = mg_;
+    const PrismParams& p = p_;
+    ph.rhs = [omega_sq, ab](double, const State& s, State& ds) {
+      ds.resize(2);
+      ds << s[1], -omega_sq * std::sin(ab - s[0]);
+    };
+    ph.events = {{PrismEvent::face_lands, [](double, const State& s) { return s[0]; }},
+                 {PrismEvent::stall, [](double, const State& s) { return -s[1]; }},
+                 {PrismEvent::slip,
+                  [&p, mg](double, const State& s) {
+                    const EdgeReaction f = edge_reaction(p, s[0], s[1]);
+                    return (p.mu_s * f.normal - std::fabs(f.tangential)) / mg;
+                  }},
+                 {PrismEvent::detachment, [&p, mg](double, const State& s) {
+                    return edge_reaction(p, s[0], s[1]).normal / mg;
+                  }}};
+    return ph;
+  }
 
-  auto lp_of = [&](double lambda) { return (o.lambda0 - lambda) / (2.0 * alpha) + k; };
-  // mechanical energy relative to the release: ½J_Aθ̇² + m g (y_C − y_C0), y_C = a0 cos φ1 − k b
-  // sinβ
-  auto energy_of = [&](const State& s) {
-    return 0.5 * p.mass * g.j_edge * s[1] * s[1] +
-           mg * (g.circumradius *
-                     (std::cos(alpha + beta - s[0]) - std::cos(alpha + beta - o.lambda0)) -
-                 k * b * std::sin(beta));
-  };
-  r.min_normal_ratio = std::numeric_limits<double>::infinity();
-  auto record = [&]() {
-    r.rolling.push_back({t, k, y[0], y[1], lp_of(y[0]), energy_of(y)});
-    const EdgeReaction f = edge_reaction(p, y[0], y[1]);
-    r.min_normal_ratio = std::min(r.min_normal_ratio, f.normal / mg);
+  std::optional<Stop> on_event(PrismEvent kind, double t, State& y, DriverContext& ctx) override {
+    switch (kind) {
+      case PrismEvent::stall:
+        return Stop{RunStatus::model_stop, "stalled",
+                    "theta_dot reached 0 before the face landed: the prism rocks back and comes "
+                    "to rest"};
+      case PrismEvent::slip:
+      case PrismEvent::detachment:
+        record(t, y);
+        if (violation(kind)) return violation_stop(kind, t, y, "contact phase");
+        return std::nullopt;
+      case PrismEvent::face_lands:
+        break;
+    }
+    return face_impact(t, y, ctx);
+  }
+
+  void sample(double t, const State& y) override { record(t, y); }
+
+  void finish(const RunOutcome& o) override {
+    r_.status = o.status;
+    r_.reason = o.reason;
+    r_.detail = o.detail;
+    r_.t_final = o.t;
+    r_.lp_final = lp_of(o.y[0]);
+    if (r_.rolling.empty() || r_.rolling.back().t != o.t) record(o.t, o.y);
+    if (!std::isfinite(r_.min_normal_ratio)) r_.min_normal_ratio = 0.0;
+  }
+
+  PrismRunResult take() { return std::move(r_); }
+
+ private:
+  // faces rolled, L_p (4.2)
+  double lp_of(double lambda) const { return (o_.lambda0 - lambda) / (2.0 * alpha_) + k_; }
+
+  // mechanical energy relative to the release: ½J_Aθ̇² + m g (y_C − y_C0),
+  // y_C = a0 cos φ1 − k b sinβ
+  double energy_of(const State& s) const {
+    const PrismGeometry& g = p_.geometry;
+    const double ab = alpha_ + p_.slope;
+    return 0.5 * p_.mass * g.j_edge * s[1] * s[1] +
+           mg_ * (g.circumradius * (std::cos(ab - s[0]) - std::cos(ab - o_.lambda0)) -
+                  k_ * g.face_width * std::sin(p_.slope));
+  }
+
+  void record(double t, const State& y) {
+    r_.rolling.push_back({t, k_, y[0], y[1], lp_of(y[0]), energy_of(y)});
+    const EdgeReaction f = edge_reaction(p_, y[0], y[1]);
+    r_.min_normal_ratio = std::min(r_.min_normal_ratio, f.normal / mg_);
     if (f.normal > 0.0)
-      r.max_contact_demand = std::max(r.max_contact_demand, std::fabs(f.tangential) / f.normal);
-  };
-  auto finish = [&](PrismTermination why, const std::string& detail) {
-    r.termination = why;
-    r.detail = detail;
-    r.t_final = t;
-    r.lp_final = lp_of(y[0]);
-    if (r.rolling.empty() || r.rolling.back().t != t) record();
-    if (!std::isfinite(r.min_normal_ratio)) r.min_normal_ratio = 0.0;
-    return r;
-  };
+      r_.max_contact_demand = std::max(r_.max_contact_demand, std::fabs(f.tangential) / f.normal);
+  }
 
-  record();
-  // a release from rest rolls forward only if λ0 < α + β (§2.1)
-  if (o.omega0 == 0.0 && o.lambda0 >= alpha + beta)
-    return finish(
-        PrismTermination::does_not_roll,
-        "released from rest at lambda0 >= alpha + beta: it falls back onto the rear face");
+  // counts a slip or detachment; true when it stops the run
+  bool violation(PrismEvent kind) {
+    if (kind == PrismEvent::slip) ++r_.slip_violations;
+    if (kind == PrismEvent::detachment) ++r_.detach_violations;
+    return o_.stop_on_violation;
+  }
 
-  // contact phase (2.1): λ̈ = θ̈ = −Ω² sin(α + β − λ)
-  EventIntegrator ode(
-      [omega_sq, alpha, beta](double, const State& s, State& ds) {
-        ds.resize(2);
-        ds << s[1], -omega_sq * std::sin(alpha + beta - s[0]);
-      },
-      o.ode);
-  const std::vector<Event> events = {
-      {[](double, const State& s) { return s[0]; }, Direction::falling},   // face AB lands
-      {[](double, const State& s) { return -s[1]; }, Direction::falling},  // θ̇ → 0: stall
-      {[&p, mg](double, const State& s) {                                  // (2.2) slip
-         const EdgeReaction f = edge_reaction(p, s[0], s[1]);
-         return (p.mu_s * f.normal - std::fabs(f.tangential)) / mg;
-       },
-       Direction::falling},
-      {[&p, mg](double, const State& s) { return edge_reaction(p, s[0], s[1]).normal / mg; },
-       Direction::falling}};  // (2.2) detachment
+  Stop violation_stop(PrismEvent kind, double t, const State& y, const char* where) const {
+    char line[200];
+    std::snprintf(
+        line, sizeof line, "%s at t = %.6g s, lambda = %.6g deg, L_p = %.6g (%s)",
+        kind == PrismEvent::slip ? "friction demand above mu_s" : "normal force reached 0", t,
+        y[0] / degree, lp_of(y[0]), where);
+    return Stop{RunStatus::model_stop, kind == PrismEvent::slip ? "slip" : "detachment", line};
+  }
 
   // (2.2) at the start of a phase, where the event functions may already be past zero
-  auto violated_at_start = [&]() -> int {
-    const EdgeReaction f = edge_reaction(p, y[0], y[1]);
-    if (f.normal <= 0.0) return 3;
-    if (std::fabs(f.tangential) > p.mu_s * f.normal) return 2;
-    return -1;
-  };
-  auto violation = [&](int which) -> bool {
-    if (which == 2) ++r.slip_violations;
-    if (which == 3) ++r.detach_violations;
-    return o.stop_on_violation;
-  };
-  auto violation_text = [&](int which, const std::string& where) {
-    char line[200];
-    std::snprintf(line, sizeof line, "%s at t = %.6g s, lambda = %.6g deg, L_p = %.6g (%s)",
-                  which == 2 ? "friction demand above mu_s" : "normal force reached 0", t,
-                  y[0] / degree, lp_of(y[0]), where.c_str());
-    return std::string(line);
-  };
-
-  ZenoGuard zeno;
-  zeno.min_speed = o.zeno_min_speed;
-  double next_sample = o.sample_dt;
-  {
-    const int v = violated_at_start();
-    if (v >= 0 && violation(v))
-      return finish(v == 2 ? PrismTermination::slip : PrismTermination::detachment,
-                    violation_text(v, "release"));
+  std::optional<Stop> violation_at_start(double t, const State& y, const char* where) {
+    const EdgeReaction f = edge_reaction(p_, y[0], y[1]);
+    std::optional<PrismEvent> v;
+    if (f.normal <= 0.0)
+      v = PrismEvent::detachment;
+    else if (std::fabs(f.tangential) > p_.mu_s * f.normal)
+      v = PrismEvent::slip;
+    if (v && violation(*v)) return violation_stop(*v, t, y, where);
+    return std::nullopt;
   }
-  while (true) {
-    const double target = std::min(next_sample, o.t_end);
-    std::optional<EventHit> hit;
-    try {
-      hit = ode.advance(t, y, target, events);
-    } catch (const std::runtime_error& e) {
-      return finish(PrismTermination::integrator_failed,
-                    std::string("contact-phase integrator: ") + e.what());
-    }
-    if (!y.allFinite() || !std::isfinite(t))
-      return finish(PrismTermination::non_finite,
-                    "the state became NaN or infinite (parameters beyond a double's range)");
-    if (!hit) {
-      record();
-      if (t >= o.t_end) return finish(PrismTermination::t_end, "time limit reached");
-      next_sample += o.sample_dt;
-      continue;
-    }
-    if (hit->index == 1)
-      return finish(PrismTermination::stalled,
-                    "theta_dot reached 0 before the face landed: the prism rocks back and comes "
-                    "to rest");
-    if (hit->index == 2 || hit->index == 3) {
-      record();
-      if (violation(hit->index))
-        return finish(hit->index == 2 ? PrismTermination::slip : PrismTermination::detachment,
-                      violation_text(hit->index, "contact phase"));
-      continue;
-    }
 
-    // face impact at λ = 0 (§3 step 3); the located state is within event_tol past it
+  // face impact at λ = 0 (§3 step 3); the located state is within event_tol past it
+  std::optional<Stop> face_impact(double t, State& y, DriverContext& ctx) {
     y[0] = 0.0;
-    record();
+    record(t, y);
     const double omega_minus = y[1];
     PrismImpactRecord rec{};
-    rec.index = k + 1;
+    rec.index = k_ + 1;
     rec.t = t;
     rec.omega_before = omega_minus;
     rec.lp = lp_of(0.0);
-    if (p.impact == PrismImpactModel::line) {
-      const LineImpactResult li = line_impact(p, omega_minus, o.line);
-      if (li.outcome != LineImpactOutcome::pivot_b) {
-        y[0] = 0.0;
-        return finish(PrismTermination::impact_failed,
-                      li.outcome == LineImpactOutcome::rock_back_a
-                          ? "the line impact ended with v^n(A) = 0 (rock back onto A)"
-                          : (li.outcome == LineImpactOutcome::lost_contact
-                                 ? "the line impact lost contact (free flight, excluded by A3)"
-                                 : "the line impact did not terminate"));
-      }
+    if (p_.impact == PrismImpactModel::line) {
+      const LineImpactResult li = line_impact(p_, omega_minus, o_.line);
+      if (li.outcome != LineImpactOutcome::pivot_b)
+        return Stop{RunStatus::model_stop, "impact_failed",
+                    li.outcome == LineImpactOutcome::rock_back_a
+                        ? "the line impact ended with v^n(A) = 0 (rock back onto A)"
+                        : (li.outcome == LineImpactOutcome::lost_contact
+                               ? "the line impact lost contact (free flight, excluded by A3)"
+                               : "the line impact did not terminate")};
       rec.omega_after = li.omega_after;
       rec.mode = li.modes;
       rec.sticking = li.sticking;
       rec.friction_demand = li.friction_demand;
     } else {
-      const PointImpactResult pi = point_impact(p, omega_minus);
+      const PointImpactResult pi = point_impact(p_, omega_minus);
       rec.omega_after = pi.omega_after;
       rec.mode = "point";
       rec.sticking = pi.sticking;
@@ -547,32 +528,51 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
     }
     rec.kappa = rec.omega_after / omega_minus;
     if (!std::isfinite(rec.omega_after) || !std::isfinite(rec.kappa))
-      return finish(PrismTermination::non_finite,
-                    "the impact gave a NaN or infinite velocity (parameters beyond a double's "
-                    "range)");
-    rec.energy_lost =
-        0.5 * p.mass * g.j_edge * (omega_minus * omega_minus - rec.omega_after * rec.omega_after);
-    r.impacts.push_back(rec);
+      return Stop{RunStatus::non_finite, "",
+                  "the impact gave a NaN or infinite velocity (parameters beyond a double's "
+                  "range)"};
+    rec.energy_lost = 0.5 * p_.mass * p_.geometry.j_edge *
+                      (omega_minus * omega_minus - rec.omega_after * rec.omega_after);
+    r_.impacts.push_back(rec);
 
     // (§3 step 4) the new rolling edge is B, λ = 2α
-    ++k;
-    y << 2.0 * alpha, rec.omega_after;
-    record();
-    if (!rec.sticking) {
-      ++r.slip_violations;
-      if (o.stop_on_violation) return finish(PrismTermination::slip, violation_text(2, "impact"));
-    }
-    if (k * b >= o.ramp_length - 1e-12 * b)
-      return finish(PrismTermination::ramp_end, "the rolling edge reached the end of the ramp");
-    if (k >= o.max_impacts) return finish(PrismTermination::max_impacts, "impact limit reached");
-    if (zeno.accumulating(t, std::fabs(omega_minus) * b))
-      return finish(PrismTermination::at_rest,
-                    "impacts too slow or too frequent: the prism is coming to rest");
-    const int v = violated_at_start();
-    if (v >= 0 && violation(v))
-      return finish(v == 2 ? PrismTermination::slip : PrismTermination::detachment,
-                    violation_text(v, "after impact"));
+    ++k_;
+    y << 2.0 * alpha_, rec.omega_after;
+    record(t, y);
+    if (!rec.sticking && violation(PrismEvent::slip))
+      return violation_stop(PrismEvent::slip, t, y, "impact");
+    const double b = p_.geometry.face_width;
+    if (k_ * b >= o_.ramp_length - 1e-12 * b)
+      return Stop{RunStatus::completed, "ramp_end", "the rolling edge reached the end of the ramp"};
+    if (k_ >= o_.max_impacts)
+      return Stop{RunStatus::event_limit, "max_impacts", "impact limit reached"};
+    if (ctx.zeno.accumulating(t, std::fabs(omega_minus) * b))
+      return Stop{RunStatus::zeno, "at_rest",
+                  "impacts too slow or too frequent: the prism is coming to rest"};
+    return violation_at_start(t, y, "after impact");
   }
+
+  const PrismParams& p_;
+  const PrismRunOptions& o_;
+  const double alpha_, omega_sq_, mg_;
+  int k_ = 0;  // completed impacts
+  PrismRunResult r_;
+};
+
+}  // namespace
+
+PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
+  PrismModel model(p, o);
+  DriverOptions d;
+  d.ode = o.ode;
+  d.t_end = o.t_end;
+  d.at_t_end = RunStatus::time_limit;
+  d.sample_interval = o.sample_dt;
+  d.zeno.min_speed = o.zeno_min_speed;
+  State y(2);
+  y << o.lambda0, 0.0 - o.omega0;
+  run_hybrid(model, 0.0, y, d);
+  return model.take();
 }
 
 }  // namespace granular::impact

@@ -24,4 +24,11 @@ nlohmann::json summary_header(const std::string& model, const nlohmann::json& ca
   return {{"model", model}, {"granular_version", GRANULAR_VERSION}, {"case", case_echo}};
 }
 
+void put_run_status(nlohmann::json& summary, const std::string& status, const std::string& reason,
+                    const std::string& detail) {
+  summary["status"] = status;
+  summary["reason"] = reason.empty() ? nlohmann::json() : nlohmann::json(reason);
+  summary["detail"] = detail.empty() ? nlohmann::json() : nlohmann::json(detail);
+}
+
 }  // namespace granular::io

@@ -85,7 +85,7 @@ TEST_F(ImpactHostile, NonFiniteResultsSaySo) {
     EXPECT_TRUE(s["mean_drift"].is_null()) << set;
   }
   ASSERT_EQ(granular("run", "prism_fig5_n22", "--out p --set /gravity=1e308").code, 0);
-  EXPECT_EQ(summary("p")["termination"]["reason"], "non_finite");
+  EXPECT_EQ(summary("p")["status"], "non_finite");
 }
 
 // Class 9: the plastic limit ended in "penetrated" (billiard) or "missed_contact" (pendulum).

@@ -26,12 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     const nlohmann::json doc = granular::io::parse_json_text(input.substr(0, nul), "fuzz.json");
-    const granular::io::LoadedCase c = granular::io::load_case_json(doc, "fuzz.json", overrides);
-    // what `validate` prints of an impact model comes from the model itself
-    if (const auto* impact = std::get_if<std::shared_ptr<granular::impact::ImpactCase>>(&c.spec)) {
-      std::ostringstream sink;
-      (*impact)->describe(sink);
-    }
+    const granular::cases::LoadedCase c =
+        granular::cases::load_case_json(doc, "fuzz.json", overrides);
+    // what `validate` prints comes from the model itself
+    std::ostringstream sink;
+    c.spec->describe(sink);
     // the case as run must be writable as JSON (summary.json, the checkpoint's fingerprint)
     static_cast<void>(c.echo.dump());
   } catch (const granular::io::CaseError&) {

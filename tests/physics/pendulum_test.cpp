@@ -232,8 +232,8 @@ TEST(Pendulum, ImpactsNeverGainEnergy) {
 TEST(Pendulum, PaperImpactCounts) {
   const PendulumRun smooth = run_pendulum(paper_params(0.0), paper_start(), paper_options(6.0));
   const PendulumRun rough = run_pendulum(paper_params(0.15), paper_start(), paper_options(6.0));
-  EXPECT_EQ(smooth.status, PendulumStatus::completed);
-  EXPECT_EQ(rough.status, PendulumStatus::completed);
+  EXPECT_EQ(smooth.status, RunStatus::completed);
+  EXPECT_EQ(rough.status, RunStatus::completed);
   EXPECT_EQ(smooth.impacts.size(), 6u);
   EXPECT_EQ(rough.impacts.size(), 10u);
   EXPECT_FALSE(smooth.zeno.has_value());
@@ -264,7 +264,7 @@ TEST(Pendulum, PaperImpactCounts) {
 TEST(Pendulum, ZenoEndsAtRestLeaningOnTheFloor) {
   const PendulumParams p = paper_params(0.15);
   const PendulumRun r = run_pendulum(p, paper_start(), paper_options(8.0));
-  EXPECT_EQ(r.status, PendulumStatus::completed);
+  EXPECT_EQ(r.status, RunStatus::completed);
   ASSERT_TRUE(r.zeno.has_value());
   EXPECT_GT(r.zeno->t, 6.0);
   EXPECT_TRUE(r.impacts.back().plastic);

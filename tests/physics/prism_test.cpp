@@ -105,7 +105,8 @@ TEST(PrismContact, FirstImpactSpeedMatchesEnergyIntegral) {
     const PrismRunResult r = run_prism(p, o);
     ASSERT_EQ(r.impacts.size(), 1u);
     EXPECT_NEAR(-r.impacts[0].omega_before, first_impact_speed(p, lambda0 * kDeg), 1e-8);
-    EXPECT_EQ(r.termination, PrismTermination::max_impacts);
+    EXPECT_EQ(r.status, RunStatus::event_limit);
+    EXPECT_EQ(r.reason, "max_impacts");
   }
 }
 
@@ -171,7 +172,8 @@ TEST(PrismLineImpact, KappaIndependentOfSlopeInARun) {
     PrismRunOptions o = release(5.0);
     o.max_impacts = 20;
     const PrismRunResult r = run_prism(steel(30, slope), o);
-    ASSERT_EQ(r.impacts.size(), 20u) << to_string(r.termination) << ": " << r.detail;
+    ASSERT_EQ(r.impacts.size(), 20u)
+        << run_status_name(r.status) << " " << r.reason << ": " << r.detail;
     for (const PrismImpactRecord& i : r.impacts) EXPECT_NEAR(i.kappa, kappa, 1e-10);
     // the runs differ in speed
     EXPECT_GT(std::fabs(r.impacts.back().omega_before / r.impacts.front().omega_before), 1.0);
@@ -292,25 +294,29 @@ TEST(PrismRun, TerminationIsDetectedAndReported) {
   const PrismParams p = steel(22);
   {
     const PrismRunResult r = run_prism(p, release(5.0));
-    EXPECT_EQ(r.termination, PrismTermination::stalled) << r.detail;
+    EXPECT_EQ(r.status, RunStatus::model_stop) << r.detail;
+    EXPECT_EQ(r.reason, "stalled") << r.detail;
     EXPECT_EQ(r.impacts.size(), 1u);
   }
   {
     const PrismRunResult r = run_prism(p, release(12.0));
-    EXPECT_EQ(r.termination, PrismTermination::does_not_roll);
+    EXPECT_EQ(r.status, RunStatus::model_stop);
+    EXPECT_EQ(r.reason, "does_not_roll");
     EXPECT_TRUE(r.impacts.empty());
   }
   {
     PrismRunOptions o = release(7.2);
     o.zeno_min_speed = 1.0;
     const PrismRunResult r = run_prism(p, o);
-    EXPECT_EQ(r.termination, PrismTermination::at_rest);
+    EXPECT_EQ(r.status, RunStatus::zeno);
+    EXPECT_EQ(r.reason, "at_rest");
   }
   {
     PrismRunOptions o = release(7.2);
     o.ramp_length = 0.05;
     const PrismRunResult r = run_prism(p, o);
-    EXPECT_EQ(r.termination, PrismTermination::ramp_end);
+    EXPECT_EQ(r.status, RunStatus::completed);
+    EXPECT_EQ(r.reason, "ramp_end");
     EXPECT_EQ(static_cast<double>(r.impacts.size()), std::ceil(0.05 / p.geometry.face_width));
   }
   {
@@ -318,12 +324,14 @@ TEST(PrismRun, TerminationIsDetectedAndReported) {
     on_steel.mu_s = 0.08;
     on_steel.mu_slip = 0.08;
     const PrismRunResult r = run_prism(on_steel, release(7.2));
-    EXPECT_EQ(r.termination, PrismTermination::slip) << r.detail;
+    EXPECT_EQ(r.status, RunStatus::model_stop) << r.detail;
+    EXPECT_EQ(r.reason, "slip") << r.detail;
     PrismRunOptions report = release(7.2);
     report.stop_on_violation = false;
     report.max_impacts = 30;
     const PrismRunResult r2 = run_prism(on_steel, report);
-    EXPECT_EQ(r2.termination, PrismTermination::max_impacts);
+    EXPECT_EQ(r2.status, RunStatus::event_limit);
+    EXPECT_EQ(r2.reason, "max_impacts");
     EXPECT_GT(r2.slip_violations, 0);
     EXPECT_GT(r2.max_contact_demand, 0.08);
   }

@@ -15,15 +15,15 @@
 #error "granular/impact/event.hpp is host-only"
 #endif
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
-
-#include <Eigen/Dense>
 
 namespace granular::impact {
 
@@ -42,11 +42,11 @@ struct Event {
 
 struct OdeOptions {
   Scheme scheme = Scheme::rk4;
-  double step = 1e-4;            // rk4: the fixed step; dopri5: the first trial step [s]
-  double max_step = 1e-2;        // dopri5: largest step [s]
-  double rtol = 1e-10;           // dopri5: relative tolerance per step
-  double atol = 1e-12;           // dopri5: absolute tolerance per step
-  double event_time_tol = 1e-12; // width of the final bracket of an event [s]
+  double step = 1e-4;             // rk4: the fixed step; dopri5: the first trial step [s]
+  double max_step = 1e-2;         // dopri5: largest step [s]
+  double rtol = 1e-10;            // dopri5: relative tolerance per step
+  double atol = 1e-12;            // dopri5: absolute tolerance per step
+  double event_time_tol = 1e-12;  // width of the final bracket of an event [s]
 };
 
 // An event found by advance(): which one, when, and the state there.
@@ -66,6 +66,8 @@ class EventIntegrator {
 
   const OdeOptions& options() const { return o_; }
   void set_step(double h) { h_ = h; }
+  // A new right-hand side (a new smooth phase); the adaptive step carries over.
+  void set_rhs(Rhs f) { f_ = std::move(f); }
 
   // One step of the scheme from (t, y) over h; for dopri5 also the error estimate.
   State step(double t, const State& y, double h, State* error = nullptr) const {
@@ -83,6 +85,10 @@ class EventIntegrator {
       double h = std::min(o_.scheme == Scheme::rk4 ? o_.step : h_, t_end - t);
       State y1 = take_step(t, y, h);
       const double t1 = t + h;
+      // an adaptive step below the resolution of t would never get there (a singularity)
+      if (!(t1 > t))
+        throw std::runtime_error("EventIntegrator: step size underflow at t = " +
+                                 std::to_string(t) + " s (singular phase)");
       // the earliest event crossed within this step
       std::optional<EventHit> first;
       for (std::size_t k = 0; k < events.size(); ++k) {

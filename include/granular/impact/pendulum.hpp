@@ -15,14 +15,14 @@
 #error "granular/impact/pendulum.hpp is host-only"
 #endif
 
+#include <Eigen/Dense>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
-#include <Eigen/Dense>
-
 #include "granular/contact_law.hpp"
-#include "granular/impact/event.hpp"
+#include "granular/impact/hybrid.hpp"
 
 namespace granular::impact {
 
@@ -71,8 +71,7 @@ ContactJacobian pendulum_contact_jacobian(const PendulumParams& p, double psi1, 
 // W = J A⁻¹ Jᵀ as a Delassus matrix {γ, ε, α} (spec §2.4, compact form).
 impulse::Delassus pendulum_delassus(const PendulumParams& p, double psi1, double psi2);
 // The same from the paper's closed forms (36) A_i, Γ_i, E_i over 4|A|.
-impulse::Delassus pendulum_delassus_closed_form(const PendulumParams& p, double psi1,
-                                                double psi2);
+impulse::Delassus pendulum_delassus_closed_form(const PendulumParams& p, double psi1, double psi2);
 // E = ½ψ̇ᵀAψ̇ − (m1/2 + m2) g l1 cos ψ1 − m2 g lc cos ψ2 [J], zero potential at O (spec §2.1).
 double pendulum_energy(const PendulumParams& p, const State& y);
 
@@ -89,9 +88,9 @@ struct JointForces {
 
 // One impact, frozen configuration (spec §2.6).
 struct PendulumImpact {
-  double t;                  // [s]
-  double psi1, psi2;         // ψ* [rad], unwrapped
-  double gap;                // f at the located impact (≤ 0, within the event tolerance) [m]
+  double t;           // [s]
+  double psi1, psi2;  // ψ* [rad], unwrapped
+  double gap;         // f at the located impact (≤ 0, within the event tolerance) [m]
   Eigen::Vector2d omega_before;
   Eigen::Vector2d omega_after;  // [rad/s]
   double s_before, c_before;    // s0, c0 [m/s]
@@ -110,38 +109,29 @@ PendulumImpact pendulum_impact(const PendulumParams& p, double t, const State& y
 // Joint forces from the state, its accelerations ψ̈ and the contact forces F (normal, up) and
 // T (along i) acting at M (spec §2.7; with contact: H += T, V += F, P −= F).
 JointForces pendulum_joint_forces(const PendulumParams& p, const State& y,
-                                  const Eigen::Vector2d& psi_ddot, double F = 0.0,
-                                  double T = 0.0);
+                                  const Eigen::Vector2d& psi_ddot, double F = 0.0, double T = 0.0);
 
 // How the run treats the contact at a given moment.
 enum class ContactMode { flight, sliding, rest };
 const char* contact_mode_name(ContactMode m);
 
-enum class PendulumStatus {
-  completed,       // reached t_end
-  painleve,        // persistent sliding with γ − μσε ≤ 0: no consistent contact force
-  missed_contact,  // the disk was found below the floor in flight (a flight shorter than a step)
-  non_finite,      // the state became NaN or infinite
-  stalled          // too many events without progress in time (chattering contact modes)
-};
-const char* pendulum_status_name(PendulumStatus s);
-
 struct PendulumRunOptions {
-  OdeOptions ode;                 // scheme, step, tolerances (event.hpp)
-  double t_end = 6.0;             // [s]
-  double output_interval = 1e-3;  // time-series spacing [s]
-  ZenoGuard zeno;                 // accumulation detector
-  double baumgarte_rate = 50.0;   // [1/s] drift correction of persistent contact
+  OdeOptions ode;                  // scheme, step, tolerances (event.hpp)
+  double t_end = 6.0;              // [s]
+  double output_interval = 1e-3;   // time-series spacing [s]
+  ZenoGuard zeno;                  // accumulation detector
+  double baumgarte_rate = 50.0;    // [1/s] drift correction of persistent contact
+  long long max_events = 1000000;  // impacts and mode changes before the run stops (event_limit)
 };
 
 // One row of the time series.
 struct PendulumSample {
   double t;
-  State y;         // (ψ1, ψ2, ψ̇1, ψ̇2)
-  double energy;   // [J]
-  double gap;      // [m]
+  State y;        // (ψ1, ψ2, ψ̇1, ψ̇2)
+  double energy;  // [J]
+  double gap;     // [m]
   JointForces joint;
-  double F, T;     // contact forces at M [N] (0 in flight)
+  double F, T;  // contact forces at M [N] (0 in flight)
   ContactMode mode;
 };
 
@@ -165,7 +155,12 @@ struct PendulumRun {
   std::vector<PendulumSample> samples;
   std::optional<PendulumZeno> zeno;
   std::vector<ContactTransition> transitions;
-  PendulumStatus status = PendulumStatus::completed;
+  // completed; or model_stop with reason painleve (persistent sliding with γ − μσε ≤ 0: no
+  // consistent contact force) or missed_contact (the disk below the floor in flight: a flight
+  // shorter than a step); or non_finite, event_limit, integrator_failed (hybrid.hpp)
+  RunStatus status = RunStatus::completed;
+  std::string reason;  // the model's word for a model_stop
+  std::string detail;
   double t_final = 0.0;
   State y_final;
   ContactMode final_mode = ContactMode::flight;
@@ -174,6 +169,5 @@ struct PendulumRun {
 // Runs from (ψ, ψ̇)(0) = y0 to options.t_end (spec §3, with exact event location).
 PendulumRun run_pendulum(const PendulumParams& p, const State& y0,
                          const PendulumRunOptions& options);
-
 
 }  // namespace granular::impact

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "granular/impact/event.hpp"
+#include "granular/impact/hybrid.hpp"
 
 namespace granular::impact {
 
@@ -47,11 +47,11 @@ enum class PrismImpactModel { line, point };
 // The model: constant during a run (STYLE §2).
 struct PrismParams {
   PrismGeometry geometry;
-  double mass = 0.0;         // m [kg]
-  double slope = 0.0;        // β [rad]
-  double gravity = 9.81;     // g [m/s²]
-  double mu_s = 0.12;        // stick coefficient μ_s
-  double mu_slip = 0.12;     // slip coefficient μ (the paper gives none)
+  double mass = 0.0;      // m [kg]
+  double slope = 0.0;     // β [rad]
+  double gravity = 9.81;  // g [m/s²]
+  double mu_s = 0.12;     // stick coefficient μ_s
+  double mu_slip = 0.12;  // slip coefficient μ (the paper gives none)
   PrismImpactModel impact = PrismImpactModel::line;
 };
 
@@ -66,11 +66,11 @@ EdgeReaction edge_reaction(const PrismParams& p, double lambda, double theta_dot
 // ---- line impact (§2.2–2.4) ----
 
 struct LineImpactOptions {
-  double start = 1e-12;     // p* of the start-up step in units of m|ω0|/l (§2.3 start-up)
-  double rtol = 1e-12;      // Dormand–Prince tolerances on the scaled state
+  double start = 1e-12;  // p* of the start-up step in units of m|ω0|/l (§2.3 start-up)
+  double rtol = 1e-12;   // Dormand–Prince tolerances on the scaled state
   double atol = 1e-14;
-  double max_chunk = 0.02;  // largest p* span between samples, units of m|ω0|/l
-  double max_impulse = 1e3; // gives up beyond this p* (units of m|ω0|/l)
+  double max_chunk = 0.02;   // largest p* span between samples, units of m|ω0|/l
+  double max_impulse = 1e3;  // gives up beyond this p* (units of m|ω0|/l)
 };
 
 enum class LineImpactOutcome {
@@ -94,20 +94,20 @@ struct LineImpactSample {
 
 struct LineImpactResult {
   LineImpactOutcome outcome = LineImpactOutcome::unfinished;
-  double omega_after = 0.0;        // θ̇⁺ [rad/s]
-  double kappa = 0.0;              // θ̇⁺/θ̇⁻
+  double omega_after = 0.0;             // θ̇⁺ [rad/s]
+  double kappa = 0.0;                   // θ̇⁺/θ̇⁻
   double u_after = 0.0, w_after = 0.0;  // C velocity after [m/s]
-  double slip_velocity = 0.0;      // v^τ at termination [m/s] (0 when sticking)
-  double p_star = 0.0;             // final stress impulse [Pa s]
-  double normal_impulse = 0.0;     // P_n [N s]
-  double tangential_impulse = 0.0; // P_τ [N s]
-  double friction_demand = 0.0;    // largest |F_τ/F_n| that sticking needs (§2.3)
-  double s_end = 0.0;              // s at termination [m]
+  double slip_velocity = 0.0;           // v^τ at termination [m/s] (0 when sticking)
+  double p_star = 0.0;                  // final stress impulse [Pa s]
+  double normal_impulse = 0.0;          // P_n [N s]
+  double tangential_impulse = 0.0;      // P_τ [N s]
+  double friction_demand = 0.0;         // largest |F_τ/F_n| that sticking needs (§2.3)
+  double s_end = 0.0;                   // s at termination [m]
   double kinetic_before = 0.0, kinetic_after = 0.0;  // [J]
-  double layer_energy = 0.0;       // discarded at termination [J]
-  double invariant_error = 0.0;    // max |KE + layer + friction work − KE0| / KE0 over samples
-  std::string modes;               // stress modes seen, e.g. "DS-I"
-  bool sticking = true;            // never slipped
+  double layer_energy = 0.0;                         // discarded at termination [J]
+  double invariant_error = 0.0;  // max |KE + layer + friction work − KE0| / KE0 over samples
+  std::string modes;             // stress modes seen, e.g. "DS-I"
+  bool sticking = true;          // never slipped
   int samples = 0;
 };
 
@@ -143,25 +143,25 @@ PointImpactResult point_impact(const PrismParams& p, double omega_before);
 // ---- the run (§3) ----
 
 struct PrismRunOptions {
-  double lambda0 = 0.0;         // release angle λ0 [rad]
-  double omega0 = 0.0;          // forward rolling rate at release, ≥ 0 [rad/s] (θ̇ = −omega0)
-  double ramp_length = 0.65;    // the run ends when the edge has advanced this far [m]
-  double t_end = 60.0;          // [s]
+  double lambda0 = 0.0;       // release angle λ0 [rad]
+  double omega0 = 0.0;        // forward rolling rate at release, ≥ 0 [rad/s] (θ̇ = −omega0)
+  double ramp_length = 0.65;  // the run ends when the edge has advanced this far [m]
+  double t_end = 60.0;        // [s]
   int max_impacts = 100000;
-  double sample_dt = 1e-3;      // rolling samples [s]
+  double sample_dt = 1e-3;        // rolling samples [s]
   bool stop_on_violation = true;  // slip/detachment: stop, or record and go on (paper's model)
-  OdeOptions ode;               // contact phase integrator
+  OdeOptions ode;                 // contact phase integrator
   LineImpactOptions line;
-  double zeno_min_speed = 1e-9; // [m/s] approach speed of B below which the prism is at rest
+  double zeno_min_speed = 1e-9;  // [m/s] approach speed of B below which the prism is at rest
 };
 
 struct PrismImpactRecord {
-  int index;               // 1-based
-  double t;                // [s]
-  double omega_before;     // θ̇⁻ [rad/s]
-  double omega_after;      // θ̇⁺ [rad/s]
+  int index;            // 1-based
+  double t;             // [s]
+  double omega_before;  // θ̇⁻ [rad/s]
+  double omega_after;   // θ̇⁺ [rad/s]
   double kappa;
-  std::string mode;        // line: stress modes ("DS-I"); point: "point"
+  std::string mode;  // line: stress modes ("DS-I"); point: "point"
   bool sticking;
   double friction_demand;  // |F_τ/F_n| the impact needs to stick
   double energy_lost;      // [J]
@@ -177,35 +177,27 @@ struct RollingSample {
   double energy;     // ½J_A θ̇² + m g y_C, y_C relative to the release edge [J]
 };
 
-enum class PrismTermination {
-  ramp_end,      // the rolling edge reached the end of the ramp
-  t_end,         // time limit
-  max_impacts,   // impact limit
-  does_not_roll, // released from rest at λ0 ≥ α + β: it falls back
-  stalled,       // θ̇ reached 0 in a contact phase: rocks back and comes to rest
-  at_rest,       // Zeno guard: impacts too slow or too frequent
-  slip,          // friction demand above μ_s (contact phase or impact)
-  detachment,    // F^n reached 0 in a contact phase
-  impact_failed,  // the line impact did not end by pivoting on B
-  integrator_failed,  // the contact phase's integrator gave up (its message in `detail`)
-  non_finite     // the state became NaN or infinite (parameters beyond a double's range)
-};
-const char* to_string(PrismTermination t);
-
 struct PrismRunResult {
   std::vector<PrismImpactRecord> impacts;
   std::vector<RollingSample> rolling;
-  PrismTermination termination = PrismTermination::t_end;
-  std::string detail;                  // a sentence on how the run ended
-  double t_final = 0.0;                // [s]
+  // How it ended (hybrid.hpp): completed (reason ramp_end: the rolling edge reached the end of
+  // the ramp); time_limit; event_limit (reason max_impacts); zeno (reason at_rest: impacts too
+  // slow or too frequent); model_stop with reason does_not_roll (released from rest at
+  // λ0 ≥ α + β: it falls back), stalled (θ̇ reached 0 in a contact phase: it rocks back),
+  // slip (friction demand above μ_s, contact phase or impact), detachment (F^n reached 0) or
+  // impact_failed (the line impact did not end by pivoting on B); non_finite;
+  // integrator_failed.
+  RunStatus status = RunStatus::time_limit;
+  std::string reason;    // the model's word for it
+  std::string detail;    // a sentence on how the run ended
+  double t_final = 0.0;  // [s]
   double lp_final = 0.0;
-  double max_contact_demand = 0.0;     // largest |F^τ|/F^n seen in contact phases (samples)
-  double min_normal_ratio = 0.0;       // smallest F^n/(mg) seen in contact phases (samples)
-  int slip_violations = 0;             // contact-phase or impact slips recorded
+  double max_contact_demand = 0.0;  // largest |F^τ|/F^n seen in contact phases (samples)
+  double min_normal_ratio = 0.0;    // smallest F^n/(mg) seen in contact phases (samples)
+  int slip_violations = 0;          // contact-phase or impact slips recorded
   int detach_violations = 0;
 };
 
 PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o);
-
 
 }  // namespace granular::impact

@@ -34,4 +34,10 @@ std::string format_value(const char* format, double x);
 // run, after --set overrides and defaults).
 nlohmann::json summary_header(const std::string& model, const nlohmann::json& case_echo);
 
+// How an impact run ended (docs/outputs.md): "status" (the driver's word, the same for every
+// model), "reason" (the model's word for a model-specific stop, else null) and "detail" (a
+// sentence, or null).
+void put_run_status(nlohmann::json& summary, const std::string& status, const std::string& reason,
+                    const std::string& detail);
+
 }  // namespace granular::io

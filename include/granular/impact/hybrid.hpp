@@ -1,0 +1,199 @@
+// One event-driven driver for the host impact models (docs/architecture.md). A model is a
+// hybrid system: smooth phases (a right-hand side, or a solver of its own) ended by named
+// events, and a transition map per event (an impact law, a change of contact mode). The
+// model supplies those; the driver owns the time loop, the sampling grid, the event budget,
+// the Zeno guard and the run status, the same for every model.
+//
+// The loop, from (t0, y0):
+//   1. a row of the time series when t has reached the next grid time k·Δ (or t_end);
+//   2. the end, at t_end;
+//   3. the model's phase at (t, y): an event that holds at once is applied without moving;
+//      else the phase runs to the first of its events, the next grid time, t_end or the
+//      phase's own horizon;
+//   4. the transition map of the event that ended it, or the model's check at a phase end.
+// An integrator failure or a non-finite state ends the run with that status, never with an
+// exception: the model's finish() still sees the outcome and writes what it has.
+#pragma once
+
+#include "granular/hd.hpp"
+#if !GRANULAR_HOST_ONLY
+#error "granular/impact/hybrid.hpp is host-only"
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "granular/impact/event.hpp"
+
+namespace granular::impact {
+
+// How a run ended, the same words for every model (summary.json "status", docs/outputs.md).
+enum class RunStatus {
+  completed,          // the model's goal (t_end, the ramp's end, the number of collisions)
+  time_limit,         // t_end reached before the model's goal
+  event_limit,        // the event budget was spent (chattering or a very long run)
+  zeno,               // impacts accumulated and the model cannot go on past them
+  non_finite,         // the state became NaN or infinite
+  integrator_failed,  // the ODE integrator gave up (step size underflow)
+  model_stop          // a stop the model names in `reason` (e.g. painleve, slip)
+};
+const char* run_status_name(RunStatus s);
+
+// A stop: the status, the model's word for it (empty for the driver's own) and a sentence.
+struct Stop {
+  RunStatus status = RunStatus::model_stop;
+  std::string reason;
+  std::string detail;
+};
+
+// An event of a model's phase: its name (the model's enum) and its switching function.
+template <class Kind>
+struct NamedEvent {
+  Kind kind;
+  EventFunction g;
+  Direction direction = Direction::falling;
+};
+
+// A smooth phase the model integrates itself: advances (t, y) towards `target` and returns the
+// event that ended it early, if any.
+template <class Kind>
+using PhaseSolver = std::function<std::optional<Kind>(double& t, State& y, double target)>;
+
+// What the model does from (t, y) on.
+template <class Kind>
+struct Phase {
+  Rhs rhs;                               // smooth motion, integrated with event location
+  std::vector<NamedEvent<Kind>> events;  // what ends it early
+  PhaseSolver<Kind> solver;              // instead of rhs and events
+  double horizon = std::numeric_limits<double>::infinity();  // the phase ends by itself here
+  std::optional<Kind> now;  // an event that holds already: applied at once
+  // With neither rhs nor solver nothing moves: t jumps to the target (a body at rest).
+};
+
+// Settings of the driver, parsed from the case's run, integrator and zeno groups.
+struct DriverOptions {
+  OdeOptions ode;
+  double t_end = 1.0;                         // [s]
+  RunStatus at_t_end = RunStatus::completed;  // time_limit where the goal lies elsewhere
+  double sample_interval = 0.0;               // Δ of the grid [s]; 0: no rows
+  long long max_events = 10'000'000;          // events applied before event_limit
+  ZenoGuard zeno;                             // thresholds of the accumulation test
+};
+
+// What the model may use of the driver during a transition.
+struct DriverContext {
+  ZenoGuard zeno;        // record impacts; reset when the body leaves the contact
+  long long events = 0;  // events applied so far
+};
+
+// How the run ended and where.
+struct RunOutcome {
+  RunStatus status = RunStatus::completed;
+  std::string reason;
+  std::string detail;
+  double t = 0.0;
+  State y;
+  long long events = 0;
+};
+
+// The physics of one model. Kind is the model's enum of events.
+template <class Kind>
+class HybridModel {
+ public:
+  virtual ~HybridModel() = default;
+  // At (t0, y0), before anything moves: may change y or stop (a release that cannot start).
+  virtual std::optional<Stop> start(double, State&, DriverContext&) { return std::nullopt; }
+  // The phase from (t, y); may apply what holds at this instant to y first.
+  virtual Phase<Kind> phase(double t, State& y, DriverContext& ctx) = 0;
+  // The transition map of an event that occurred at (t, y).
+  virtual std::optional<Stop> on_event(Kind kind, double t, State& y, DriverContext& ctx) = 0;
+  // A phase reached its target (grid time, t_end or horizon) with no event.
+  virtual std::optional<Stop> on_phase_end(double, State&, DriverContext&) { return std::nullopt; }
+  // A row of the time series at a grid time or t_end.
+  virtual void sample(double, const State&) {}
+  // The run is over: close what is open, write the outcome into the model's result.
+  virtual void finish(const RunOutcome&) {}
+};
+
+namespace hybrid_detail {
+inline bool finite(double t, const State& y) { return std::isfinite(t) && y.allFinite(); }
+inline Stop non_finite() {
+  return {RunStatus::non_finite, "",
+          "the state became NaN or infinite (parameters beyond a double's range)"};
+}
+}  // namespace hybrid_detail
+
+// Runs `model` from (t0, y0) with the driver's loop (above).
+template <class Kind>
+RunOutcome run_hybrid(HybridModel<Kind>& model, double t0, State y0, const DriverOptions& o) {
+  using hybrid_detail::finite;
+  double t = t0;
+  State y = std::move(y0);
+  DriverContext ctx{o.zeno, 0};
+  EventIntegrator ode(nullptr, o.ode);
+  const bool sampling = o.sample_interval > 0.0;
+  long long next_row = 0;  // the grid is t_k = k·Δ: no drift from summing Δ
+  const auto grid = [&]() {
+    return sampling ? static_cast<double>(next_row) * o.sample_interval
+                    : std::numeric_limits<double>::infinity();
+  };
+
+  std::optional<Stop> stop = model.start(t, y, ctx);
+  while (!stop) {
+    if (sampling && t >= std::min(grid(), o.t_end)) {
+      model.sample(t, y);
+      while (grid() <= t) ++next_row;
+    }
+    if (t >= o.t_end) {
+      stop = Stop{o.at_t_end, "", "the time limit t_end was reached"};
+      break;
+    }
+    Phase<Kind> ph = model.phase(t, y, ctx);
+    std::optional<Kind> hit = ph.now;
+    if (!hit) {
+      const double target = std::min({o.t_end, grid(), ph.horizon});
+      try {
+        if (ph.solver) {
+          hit = ph.solver(t, y, target);
+        } else if (ph.rhs) {
+          std::vector<Event> events;
+          events.reserve(ph.events.size());
+          for (const NamedEvent<Kind>& e : ph.events) events.push_back({e.g, e.direction});
+          ode.set_rhs(std::move(ph.rhs));
+          if (const auto h = ode.advance(t, y, target, events))
+            hit = ph.events[static_cast<std::size_t>(h->index)].kind;
+        }
+      } catch (const std::runtime_error& e) {
+        stop = Stop{RunStatus::integrator_failed, "", e.what()};
+        break;
+      }
+      if (!hit) t = target;  // the last step ends on the target (h = target − t), or at rest
+    }
+    if (!finite(t, y)) {
+      stop = hybrid_detail::non_finite();
+      break;
+    }
+    if (hit) {
+      if (++ctx.events > o.max_events) {
+        stop = Stop{RunStatus::event_limit, "", "the event budget max_events was spent"};
+        break;
+      }
+      stop = model.on_event(*hit, t, y, ctx);
+    } else {
+      stop = model.on_phase_end(t, y, ctx);
+    }
+    if (!stop && !finite(t, y)) stop = hybrid_detail::non_finite();
+  }
+  RunOutcome out{stop->status, stop->reason, stop->detail, t, std::move(y), ctx.events};
+  model.finish(out);
+  return out;
+}
+
+}  // namespace granular::impact
