@@ -237,15 +237,16 @@ void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesyst
                             std::ostream& progress) const {
   const BilliardResult r = run_billiard(model, initial);
   progress << "billiard: " << r.collisions.size() << " collisions in " << fmt("%.6g", r.t_end)
-           << " s, status " << status_name(r.status) << " (" << r.ceiling_hits << " ceiling hits, "
-           << r.sticking << " sticking, " << r.low_velocity << " under the e = 1 rule, "
-           << r.grazing << " grazing)\n";
+           << " s, status " << run_status_name(r.status)
+           << (r.reason.empty() ? "" : " (" + r.reason + ")") << " (" << r.ceiling_hits
+           << " ceiling hits, " << r.sticking << " sticking, " << r.low_velocity
+           << " under the e = 1 rule, " << r.grazing << " grazing)\n";
   if (r.zeno_switches > 0 || !r.contact_phases.empty())
     progress << "  accumulating impacts " << r.zeno_switches
              << " times (first at t = " << fmt("%.8g", r.zeno_time)
              << " s): " << r.contact_phases.size() << " contact phases, " << r.liftoff_at_once
              << " plastic impacts left the surface at once\n";
-  if (r.status == BilliardStatus::zeno)
+  if (r.status == RunStatus::zeno)
     progress << "  persistent contact could not go on at t = " << fmt("%.8g", r.t_end) << " s ("
              << r.fallback << "): the run ended cleanly there\n";
 
@@ -256,7 +257,7 @@ void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesyst
 
   // the summary last, so that its presence means the run completed
   nlohmann::json summary = io::summary_header("billiard", case_echo);
-  summary["status"] = status_name(r.status);
+  io::put_run_status(summary, run_status_name(r.status), r.reason, r.detail);
   summary["t_end"] = r.t_end;
   summary["counts"] = {{"collisions", r.collisions.size()},
                        {"ceiling_hits", r.ceiling_hits},
@@ -276,8 +277,8 @@ void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesyst
                      {"t", detected ? nlohmann::json(r.zeno_time) : nlohmann::json(nullptr)},
                      {"q1", detected ? nlohmann::json(r.zeno_q1) : nlohmann::json(nullptr)},
                      {"q2", detected ? nlohmann::json(r.zeno_q2) : nlohmann::json(nullptr)},
-                     {"fallback", r.status == BilliardStatus::zeno ? nlohmann::json(r.fallback)
-                                                                   : nlohmann::json(nullptr)}};
+                     {"fallback", r.status == RunStatus::zeno ? nlohmann::json(r.fallback)
+                                                              : nlohmann::json(nullptr)}};
   summary["contact"] = contact_summary(r);
   summary["tail_100"] = {
       {"height", tail_stats(r, 100, &BilliardCollision::height, false)},

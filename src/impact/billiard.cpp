@@ -82,21 +82,6 @@ const char* surface_name(Surface s) {
   }
 }
 
-const char* status_name(BilliardStatus s) {
-  switch (s) {
-    case BilliardStatus::completed:
-      return "completed";
-    case BilliardStatus::max_time:
-      return "max_time";
-    case BilliardStatus::zeno:
-      return "zeno";
-    case BilliardStatus::penetrated:
-      return "penetrated";
-    default:
-      return "non_finite";
-  }
-}
-
 std::vector<Surface> surfaces(const BilliardBoundary& b) {
   std::vector<Surface> out;
   if (b.shape == BoundaryShape::wedge) {
@@ -280,7 +265,8 @@ double resting_height(const BilliardModel& m, double q1) {
     char where[32];
     std::snprintf(where, sizeof where, "%g", q1);
     throw std::domain_error(std::string("the ball finds no resting height on the floor at q1 = ") +
-                            where + " m (positions there are coarser than its radius, or the "
+                            where +
+                            " m (positions there are coarser than its radius, or the "
                             "floor's geometry is out of range)");
   }
   for (int it = 0; it < 200 && hi - lo > 1e-15 * (1.0 + std::fabs(hi)); ++it) {
@@ -297,43 +283,82 @@ double billiard_energy(const BilliardModel& m, Vec2 v, double spin, double q2) {
 
 namespace {
 
-// The run loop's mutable state: flight or persistent contact, the outputs, the Zeno guard.
-class Runner {
+// What ends a phase of the billiard: an impact on a surface in flight, or the end of a mode
+// of persistent contact (its kind in BilliardContactEnd).
+struct BilliardEvent {
+  enum class Type { impact, contact_end } type;
+  Surface surface;  // impact: the surface hit
+};
+
+// The billiard as a hybrid system of the driver (hybrid.hpp): flight with drag (Eqs. 1–6)
+// ended by impacts, and persistent contact after the Zeno policy's plastic impact, integrated
+// by billiard_contact_advance.
+class BilliardRunModel : public HybridModel<BilliardEvent> {
  public:
-  Runner(const BilliardModel& m, const BilliardInitial& init)
-      : m_(m), list_(surfaces(m.boundary)), ode_(flight_rhs(m), m.ode), zeno_(m.zeno) {
-    y_ = State(kSize);
-    y_ << init.q1, init.q2, init.v1, init.v2, init.spin;
-    for (Surface s : list_)
-      events_.push_back(
-          {[this, s](double t, const State& y) { return gap(s, t, y); }, Direction::falling});
-    next_sample_ = m.sample_interval > 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
+  explicit BilliardRunModel(const BilliardModel& m) : m_(m), list_(surfaces(m.boundary)) {}
+
+  std::optional<Stop> start(double t, State& y, DriverContext& ctx) override {
+    ctx_ = &ctx;
+    placed_on_surface(t, y);
+    return stop_;
   }
 
-  BilliardResult run() {
-    placed_on_surface();
-    const double chunk = 100.0 * m_.ode.step;
-    while (!stop_ && static_cast<long long>(out_.collisions.size()) < m_.max_collisions) {
-      if (t_ >= m_.max_time) {
-        out_.status = BilliardStatus::max_time;
-        break;
-      }
-      if (t_ >= next_sample_) {
-        sample();
-        next_sample_ += m_.sample_interval;
-      }
-      const double t_end = std::min({m_.max_time, next_sample_, t_ + chunk});
-      if (in_contact_) {
-        contact(t_end);
-      } else {
-        flight(t_end);
-      }
+  Phase<BilliardEvent> phase(double t, State&, DriverContext&) override {
+    Phase<BilliardEvent> ph;
+    ph.horizon = t + 100.0 * m_.ode.step;  // chunks of 100 steps
+    if (in_contact_) {
+      ph.solver = [this](double& tt, State& y, double target) -> std::optional<BilliardEvent> {
+        contact_end_ = billiard_contact_advance(m_, on_, mode_, sigma_, tt, target, other_);
+        y = billiard_from_surface(m_, tt, on_);
+        if (!contact_end_) return std::nullopt;
+        return BilliardEvent{BilliardEvent::Type::contact_end, on_.surface};
+      };
+      return ph;
     }
-    if (in_contact_) close_phase(BilliardContactEnd::run_end);
-    out_.t_end = t_;
-    if (m_.sample_interval > 0.0) sample();
-    return std::move(out_);
+    ph.rhs = flight_rhs(m_);
+    for (Surface s : list_)
+      ph.events.push_back({BilliardEvent{BilliardEvent::Type::impact, s},
+                           [this, s](double tt, const State& y) { return gap(s, tt, y); }});
+    return ph;
   }
+
+  std::optional<Stop> on_event(BilliardEvent e, double t, State& y, DriverContext&) override {
+    if (e.type == BilliardEvent::Type::contact_end) {
+      contact_end(t, y);
+      return stop_;
+    }
+    if (const auto lost = penetrated(t, y)) return lost;
+    impact(e.surface, t, y);
+    return stop_;
+  }
+
+  std::optional<Stop> on_phase_end(double t, State& y, DriverContext&) override {
+    if (!in_contact_) return penetrated(t, y);
+    return std::nullopt;
+  }
+
+  void sample(double t, const State& y) override {
+    const double A = m_.drive.amplitude, w = m_.drive.omega;
+    out_.trajectory.push_back({t, y[kQ1], y[kQ2], y[kV1], y[kV2], y[kSpin], A * std::sin(w * t)});
+  }
+
+  void finish(const RunOutcome& o) override {
+    out_.status = o.status;
+    out_.reason = o.reason;
+    out_.detail = o.detail;
+    t_ = o.t;
+    y_ = o.y;
+    if (in_contact_) {
+      const bool failed =
+          o.status == RunStatus::integrator_failed || o.status == RunStatus::non_finite;
+      close_phase(failed ? BilliardContactEnd::undetermined : BilliardContactEnd::run_end);
+    }
+    out_.t_end = o.t;
+    if (m_.sample_interval > 0.0 && (out_.trajectory.empty() || out_.trajectory.back().t != o.t))
+      sample(o.t, o.y);
+  }
+
+  BilliardResult take() { return std::move(out_); }
 
  private:
   // flight (Eqs. 1–6): m dv/dt = −m g n2 − v (C1 + C2 |v|), spin constant
@@ -355,66 +380,52 @@ class Runner {
         .gap;
   }
 
-  void sample() {
-    const double A = m_.drive.amplitude, w = m_.drive.omega;
-    out_.trajectory.push_back(
-        {t_, y_[kQ1], y_[kQ2], y_[kV1], y_[kV2], y_[kSpin], A * std::sin(w * t_)});
-  }
-
-  void stop(BilliardStatus status) {
-    out_.status = status;
-    stop_ = true;
-  }
-
   // the Zeno policy's fallback: persistent contact cannot go on, the run ends with status zeno
-  void fallback(const std::string& reason) {
-    out_.fallback = reason;
-    stop(BilliardStatus::zeno);
+  void fallback(const std::string& why) {
+    out_.fallback = why;
+    stop_ = Stop{RunStatus::zeno, "", why};
+  }
+
+  // an event can only be missed by a flight shorter than a step; the ball then sinks through
+  // the wall, which this depth flags (the event tolerance leaves ~1e-12 m)
+  std::optional<Stop> penetrated(double t, const State& y) const {
+    const double lost_depth = -0.05 * m_.ball.radius;
+    for (Surface s : list_)
+      if (gap(s, t, y) < lost_depth)
+        return Stop{RunStatus::model_stop, "penetrated",
+                    std::string("the ball sank through the ") + surface_name(s) +
+                        " (an impact missed by a flight shorter than a step)"};
+    return std::nullopt;
   }
 
   // a ball placed on a surface (touching, with no normal approach) starts in contact
-  void placed_on_surface() {
+  void placed_on_surface(double t, State& y) {
     const double A = m_.drive.amplitude, w = m_.drive.omega;
     for (Surface s : list_) {
-      if (std::fabs(gap(s, 0.0, y_)) > 1e-9 * m_.ball.radius) continue;
-      const SurfaceContact sc = surface_contact(m_.boundary, s, y_[kQ1], y_[kQ2], m_.ball.radius);
+      if (std::fabs(gap(s, t, y)) > 1e-9 * m_.ball.radius) continue;
+      const SurfaceContact sc = surface_contact(m_.boundary, s, y[kQ1], y[kQ2], m_.ball.radius);
       const Vec2 c1{std::cos(sc.z), std::sin(sc.z)}, c2{-std::sin(sc.z), std::cos(sc.z)};
-      const Vec2 relative{y_[kV1] - A * w, y_[kV2]};
+      const Vec2 relative{y[kV1] - A * w, y[kV2]};
       if (std::fabs(dot(relative, c2)) > m_.zeno.min_speed) continue;
-      const double slip = dot(relative, c1) + m_.ball.radius * y_[kSpin];
+      const double slip = dot(relative, c1) + m_.ball.radius * y[kSpin];
+      t_ = t;
+      y_ = y;
       enter_contact(s, std::fabs(slip) <= 1e-9);
+      y = y_;
       return;
     }
   }
 
-  // free flight up to t_end or the next impact
-  void flight(double t_end) {
-    std::optional<EventHit> hit;
-    try {
-      hit = ode_.advance(t_, y_, t_end, events_);
-    } catch (const std::runtime_error&) {
-      stop(BilliardStatus::non_finite);
-      return;
-    }
-    if (!y_.allFinite()) {
-      stop(BilliardStatus::non_finite);
-      return;
-    }
-    // an event can only be missed by a flight shorter than a step; the ball then sinks through
-    // the wall, which this depth flags (the event tolerance leaves ~1e-12 m)
-    const double lost_depth = -0.05 * m_.ball.radius;
-    for (Surface s : list_) {
-      if (gap(s, t_, y_) < lost_depth) {
-        stop(BilliardStatus::penetrated);
-        return;
-      }
-    }
-    if (hit) impact(list_[static_cast<std::size_t>(hit->index)]);
-  }
-
-  // the impact map at (t_, y_) on surface s (spec §4); the wall moves with v' = ωA cos(ωt) n1
+  // the impact map at (t, y) on surface s (spec §4); the wall moves with v' = ωA cos(ωt) n1
   // (Eq. 17)
-  void impact(Surface s) {
+  void impact(Surface s, double t, State& y) {
+    t_ = t;
+    y_ = y;
+    impact_here(s);
+    y = y_;
+  }
+
+  void impact_here(Surface s) {
     const double A = m_.drive.amplitude, w = m_.drive.omega, g = m_.gravity;
     const double xi = y_[kQ1] - A * std::sin(w * t_);
     const SurfaceContact sc = surface_contact(m_.boundary, s, xi, y_[kQ2], m_.ball.radius);
@@ -428,7 +439,7 @@ class Runner {
     }
     // the Zeno policy: when impacts accumulate, the last one is plastic (zero normal
     // restitution, Kane–Levinson friction) and the ball stays on the surface
-    const bool accumulating = zeno_.accumulating(t_, -r.u_n_before);
+    const bool accumulating = ctx_->zeno.accumulating(t_, -r.u_n_before);
     if (accumulating) {
       BilliardImpactLaw plastic = m_.law;
       plastic.law = ImpactLaw::kane_levinson;
@@ -468,18 +479,22 @@ class Runner {
     // a plastic impact (e = 0, or r = 0 under Gorski–Srokowski) leaves no normal velocity, as
     // the Zeno policy's last impact does: the ball stays on the surface, in persistent contact
     const bool plastic = m_.law.law == ImpactLaw::kane_levinson ? r.e_used == 0.0 : m_.law.r == 0.0;
-    if (!accumulating && !plastic) return;
-    if (accumulating) {
-      if (out_.zeno_switches == 0) {
-        out_.zeno_time = t_;
-        out_.zeno_q1 = y_[kQ1];
-        out_.zeno_q2 = y_[kQ2];
+    if (accumulating || plastic) {
+      if (accumulating) {
+        if (out_.zeno_switches == 0) {
+          out_.zeno_time = t_;
+          out_.zeno_q1 = y_[kQ1];
+          out_.zeno_q2 = y_[kQ2];
+        }
+        ++out_.zeno_switches;
+      } else {
+        ++out_.plastic_switches;
       }
-      ++out_.zeno_switches;
-    } else {
-      ++out_.plastic_switches;
+      enter_contact(s, r.sticking);
     }
-    enter_contact(s, r.sticking);
+    // the run's goal: this many collisions
+    if (!stop_ && static_cast<long long>(out_.collisions.size()) >= m_.max_collisions)
+      stop_ = Stop{RunStatus::completed, "", ""};
   }
 
   // persistent contact on s from (t_, y_): the state is projected onto the surface, the mode
@@ -542,53 +557,38 @@ class Runner {
   // impact counts from here
   void leave_contact() {
     in_contact_ = false;
-    zeno_.reset();
+    ctx_->zeno.reset();
     t_last_ = t_;
   }
 
-  // one mode of persistent contact up to t_end or its next event
-  void contact(double t_end) {
-    int other = -1;
-    std::optional<BilliardContactEnd> end;
-    try {
-      end = billiard_contact_advance(m_, on_, mode_, sigma_, t_, t_end, other);
-    } catch (const std::runtime_error&) {
-      close_phase(BilliardContactEnd::undetermined);
-      in_contact_ = false;
-      stop(BilliardStatus::non_finite);
-      return;
-    }
-    y_ = billiard_from_surface(m_, t_, on_);
-    if (!y_.allFinite()) {
-      close_phase(BilliardContactEnd::undetermined);
-      in_contact_ = false;
-      stop(BilliardStatus::non_finite);
-      return;
-    }
-    if (!end) return;
-    switch (*end) {
+  // the end of one mode of persistent contact at (t, y) (billiard_contact_advance's event)
+  void contact_end(double t, State& y) {
+    t_ = t;
+    y_ = y;
+    switch (*contact_end_) {
       case BilliardContactEnd::liftoff:
       case BilliardContactEnd::corner:
-        close_phase(*end);
+        close_phase(*contact_end_);
         leave_contact();
-        return;
+        break;
       case BilliardContactEnd::impact:
         // another surface hit while in contact: its impact is resolved in flight
-        close_phase(*end);
+        close_phase(*contact_end_);
         in_contact_ = false;
         t_last_ = t_;
-        impact(list_[static_cast<std::size_t>(other)]);
-        return;
+        impact_here(list_[static_cast<std::size_t>(other_)]);
+        break;
       case BilliardContactEnd::stick:
         // the slip reached zero: roll if the static test passes, else slide the other way
         on_.spin = -on_.u_t / m_.ball.radius;
         y_ = billiard_from_surface(m_, t_, on_);
         switch_mode(BilliardContactEnd::stick);
-        return;
+        break;
       default:
-        switch_mode(*end);
-        return;
+        switch_mode(*contact_end_);
+        break;
     }
+    y = y_;
   }
 
   // a mode switch at zero slip: the new mode, a lift-off, or the fallback
@@ -617,20 +617,20 @@ class Runner {
 
   const BilliardModel& m_;
   const std::vector<Surface> list_;
-  EventIntegrator ode_;
-  std::vector<Event> events_;
-  ZenoGuard zeno_;
+  DriverContext* ctx_ = nullptr;  // the driver's, for the run (set in start)
   BilliardResult out_;
+  std::optional<Stop> stop_;
+  // the state at the transition being applied
   State y_;
   double t_ = 0.0, t_last_ = 0.0;
-  double next_sample_ = 0.0;
-  bool stop_ = false;
   // persistent contact
   bool in_contact_ = false;
   BilliardOnSurface on_{};
   BilliardContactMode mode_ = BilliardContactMode::roll;
   double sigma_ = 1.0;
   BilliardContactPhase phase_{};
+  std::optional<BilliardContactEnd> contact_end_;
+  int other_ = -1;  // the surface hit during contact (index into list_)
   int episodes_ = 0;
   int empty_phases_ = 0;
 };
@@ -638,8 +638,18 @@ class Runner {
 }  // namespace
 
 BilliardResult run_billiard(const BilliardModel& m, const BilliardInitial& init) {
-  Runner runner(m, init);
-  return runner.run();
+  BilliardRunModel model(m);
+  DriverOptions d;
+  d.ode = m.ode;
+  d.t_end = m.max_time;
+  d.at_t_end = RunStatus::time_limit;
+  d.sample_interval = m.sample_interval;
+  d.max_events = m.max_events;
+  d.zeno = m.zeno;
+  State y(kSize);
+  y << init.q1, init.q2, init.v1, init.v2, init.spin;
+  run_hybrid(model, 0.0, y, d);
+  return model.take();
 }
 
 }  // namespace granular::impact

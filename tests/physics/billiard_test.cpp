@@ -147,7 +147,7 @@ TEST(BilliardRun, ElasticFrictionlessBilliardConservesEnergy) {
       init.v1 = 0.3;
       init.spin = 50.0;
       const BilliardResult r = run_billiard(m, init);
-      ASSERT_EQ(r.status, BilliardStatus::completed);
+      ASSERT_EQ(r.status, RunStatus::completed);
       ASSERT_EQ(r.collisions.size(), 800u);
       const double e0 = billiard_energy(m, {init.v1, init.v2}, init.spin, init.q2);
       double worst = 0.0;
@@ -219,7 +219,7 @@ TEST(BilliardContact, AccumulatingImpactsSwitchToPersistentContact) {
   init.q2 = m.ball.radius + 0.01;
   init.v1 = 0.2;
   const BilliardResult r = run_billiard(m, init);
-  EXPECT_EQ(r.status, BilliardStatus::max_time);
+  EXPECT_EQ(r.status, RunStatus::time_limit);
   EXPECT_GE(r.zeno_switches, 1);
   // the accumulation time of e = 0.5 from a 1 cm drop: t0 (1 + 2e/(1 − e))
   const double t0 = std::sqrt(2.0 * 0.01 / 9.81);
@@ -274,7 +274,7 @@ TEST(BilliardContact, RollsInAStaticParabolaConservingEnergy) {
   const double u0 = 0.05;
   const BilliardInitial init = placed(m, Surface::floor, 0.0, u0, -u0 / m.ball.radius);
   const BilliardResult r = run_billiard(m, init);
-  EXPECT_EQ(r.status, BilliardStatus::max_time);
+  EXPECT_EQ(r.status, RunStatus::time_limit);
   ASSERT_EQ(r.contact_phases.size(), 1u);
   EXPECT_EQ(r.contact_phases[0].mode, BilliardContactMode::roll);
   EXPECT_EQ(r.contact_phases[0].end, BilliardContactEnd::run_end);
@@ -311,7 +311,7 @@ TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
     m.sample_interval = 0.05;
     const BilliardInitial init = placed(m, Surface::wedge_right, 0.05, 0.0, 0.0);
     const BilliardResult r = run_billiard(m, init);
-    EXPECT_EQ(r.status, BilliardStatus::max_time);
+    EXPECT_EQ(r.status, RunStatus::time_limit);
     ASSERT_EQ(r.contact_phases.size(), 1u);
     const bool slides = slope > 3.5 * m.law.mu_static;
     EXPECT_EQ(r.contact_phases[0].mode,
@@ -398,7 +398,7 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
     BilliardInitial init;
     init.q2 = resting_height(m, 0.0) + 1e-3;
     const BilliardResult r = run_billiard(m, init);
-    EXPECT_EQ(r.status, BilliardStatus::completed) << r.fallback;
+    EXPECT_EQ(r.status, RunStatus::completed) << r.fallback;
     EXPECT_EQ(static_cast<long long>(r.collisions.size()), c.collisions);
     EXPECT_GE(r.zeno_switches, 1);
     for (const BilliardContactPhase& p : r.contact_phases) {
@@ -419,7 +419,7 @@ TEST(BilliardRun, LowVelocityRulePreventsCollapse) {
   BilliardInitial init;
   init.q2 = resting_height(m, 0.0) + 1e-3;
   const BilliardResult r = run_billiard(m, init);
-  EXPECT_EQ(r.status, BilliardStatus::completed);
+  EXPECT_EQ(r.status, RunStatus::completed);
   EXPECT_GT(r.low_velocity, 0);
 }
 

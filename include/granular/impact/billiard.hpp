@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "granular/impact/event.hpp"
+#include "granular/impact/hybrid.hpp"
 #include "granular/vec2.hpp"
 
 namespace granular::impact {
@@ -82,8 +82,9 @@ struct BilliardModel {
   OdeOptions ode;         // flight integrator and event tolerance
   ZenoGuard zeno;         // accumulation thresholds (a copy is used per run)
   long long max_collisions = 25000;
-  double max_time = 1e4;       // simulated time limit [s]
-  double sample_interval = 0;  // trajectory samples every this many s (0: none)
+  double max_time = 1e4;              // simulated time limit [s]
+  double sample_interval = 0;         // trajectory samples every this many s (0: none)
+  long long max_events = 10'000'000;  // impacts and contact-mode changes before event_limit
 };
 
 struct BilliardInitial {
@@ -245,17 +246,20 @@ struct BilliardContactPhase {
   double f_n_end;                             // normal force at the end [N]
 };
 
-enum class BilliardStatus { completed, max_time, zeno, penetrated, non_finite };
-const char* status_name(BilliardStatus s);
-
 struct BilliardResult {
   std::vector<BilliardCollision> collisions;
   std::vector<BilliardSample> trajectory;
-  BilliardStatus status = BilliardStatus::completed;
-  double t_end = 0.0;          // time reached [s]
-  long long grazing = 0;       // gap zeros with no approach (no impulse applied)
-  long long low_velocity = 0;  // impacts under the e = 1 rule
-  long long sticking = 0;      // impacts that stuck
+  // How it ended (hybrid.hpp): completed (max_collisions impacts); time_limit (max_time);
+  // zeno (persistent contact could not go on: why in `fallback`); model_stop with reason
+  // penetrated (an impact missed by a flight shorter than a step); non_finite;
+  // integrator_failed; event_limit.
+  RunStatus status = RunStatus::completed;
+  std::string reason;
+  std::string detail;
+  double t_end = 0.0;              // time reached [s]
+  long long grazing = 0;           // gap zeros with no approach (no impulse applied)
+  long long low_velocity = 0;      // impacts under the e = 1 rule
+  long long sticking = 0;          // impacts that stuck
   long long plastic_switches = 0;  // plastic impacts (e = 0) handed over to persistent contact
   long long ceiling_hits = 0;
   std::vector<BilliardContactPhase> contact_phases;
@@ -271,6 +275,5 @@ struct BilliardResult {
 // relative normal speed below zeno.min_speed) starts in persistent contact. Never throws on
 // numerical trouble: the status says.
 BilliardResult run_billiard(const BilliardModel& m, const BilliardInitial& init);
-
 
 }  // namespace granular::impact
