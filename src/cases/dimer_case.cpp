@@ -11,9 +11,9 @@
 #include "granular/cases/models.hpp"
 #include "granular/cases/run_limits.hpp"
 #include "granular/constants.hpp"
-#include "granular/vibration.hpp"
 #include "granular/impact/dimer.hpp"
 #include "granular/io/output.hpp"
+#include "granular/vibration.hpp"
 
 namespace granular::cases {
 
@@ -165,7 +165,7 @@ class DimerCase : public Case {
 
   // the mean drift and the mode, shared by a run and a sweep point
   static void add_results(nlohmann::json& j, const DimerRun& r, double frequency, double g) {
-    j["status"] = dimer_status_name(r.status);
+    io::put_run_status(j, run_status_name(r.status), r.reason, r.detail);
     j["t_final"] = r.t_final;
     j["mean_drift"] = io::json_number(r.mean_drift);
     j["mean_drift_mm_per_s"] = io::json_number(1e3 * r.mean_drift);
@@ -184,7 +184,7 @@ class DimerCase : public Case {
              << " Hz, Gamma = " << io::format_value("%.3g", gamma_) << ": " << r.impacts.size()
              << " impacts (" << double_impacts(r) << " double), " << r.phases.size()
              << " phase intervals in [0, " << io::format_value("%.6g", r.t_final) << "] s, status "
-             << dimer_status_name(r.status) << "\n"
+             << run_status_name(r.status) << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
              << "  <u> = " << io::format_value("%+.4g", 1e3 * r.mean_drift)
              << " mm/s (right sphere " << io::format_value("%+.4g", 1e3 * r.mean_drift_right)
              << " mm/s); towards the bouncing end "
@@ -239,7 +239,7 @@ class DimerCase : public Case {
           << r.drift_to_bouncing_end << ',' << scaled << ',' << dimer_motion_name(r.motion) << ','
           << r.impacts_per_period[0] << ',' << r.impacts_per_period[1] << ','
           << r.contact_fraction[0] << ',' << r.contact_fraction[1] << ','
-          << dimer_status_name(r.status) << '\n';
+          << run_status_name(r.status) << '\n';
       nlohmann::json row = {{"frequency", points[k].frequency},
                             {"aspect_ratio", points[k].aspect_ratio}};
       add_results(row, r, points[k].frequency, p_.g);

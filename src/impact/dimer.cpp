@@ -174,7 +174,7 @@ DimerImpact resolve_impact(const DimerParams& p, const DimerRunOptions& o, doubl
   return im;
 }
 
-DimerSample sample(const DimerParams& p, double t, const State& y, const TipMode mode[2]) {
+DimerSample series_row(const DimerParams& p, double t, const State& y, const TipMode mode[2]) {
   DimerSample s{};
   s.t = t;
   const double half = 0.5 * p.l;
@@ -203,164 +203,205 @@ DimerSample sample(const DimerParams& p, double t, const State& y, const TipMode
 double left_x(const DimerParams& p, const State& y) { return y[0] - 0.5 * p.l * std::cos(y[2]); }
 double right_x(const DimerParams& p, const State& y) { return y[0] + 0.5 * p.l * std::cos(y[2]); }
 
-}  // namespace
+// What ends a smooth phase of the dimer (spec §3): a tip's gap, a hopping tip's apex, a
+// closed tip's normal force reaching 0, a sliding tip's slip reversing, the stick limit.
+struct DimerEvent {
+  enum class Type { landing, apex, release, slip_stop, stick_limit } type;
+  int tip;  // 0: left, 1: right (stick_limit: either)
+};
 
-DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions& o) {
-  DimerRun run;
-  State y = y0;
-  double t = 0.0;
-  TipMode mode[2] = {TipMode::open, TipMode::open};
-  TipMode phase_mode[2] = {TipMode::open, TipMode::open};
-  double phase_start[2] = {0.0, 0.0};
+// The dimer as a hybrid system of the driver (hybrid.hpp). Its scheme (spec §3) resolves what
+// an event leaves at the start of the next pass: impacts of open tips moving into the plate,
+// then the contact set and the stick/slip state of the closed tips. So the transition map
+// runs in phase(), and the events only stop the smooth phase where the state must be looked at.
+class DimerModel : public HybridModel<DimerEvent> {
+ public:
+  DimerModel(const DimerParams& p, const DimerRunOptions& o) : p_(p), o_(o) {}
 
-  // the smooth dynamics for the modes of the current phase
-  EventIntegrator integrator(
-      [&](double tt, const State& yy, State& dydt) {
-        const DimerForces f = dimer_forces(p, tt, yy, mode);
-        dydt.resize(6);
-        dydt << yy[3], yy[4], yy[5], f.accel[0], f.accel[1], f.accel[2];
-      },
-      o.ode);
-
-  // closes the phase interval of a tip whose mode changed
-  auto track_phases = [&]() {
+  std::optional<Stop> start(double t, State& y, DriverContext&) override {
+    // a tip that starts on the plate at rest relative to it is a contact candidate
     for (int i = 0; i < 2; ++i) {
-      if (mode[i] == phase_mode[i]) continue;
-      if (t > phase_start[i]) run.phases.push_back({i, phase_mode[i], phase_start[i], t});
-      phase_mode[i] = mode[i];
-      phase_start[i] = t;
+      const TipKinematics k = dimer_tip(p_, t, y, i);
+      if (std::fabs(k.d) <= kGapTol && std::fabs(k.d_dot) <= kGapTol) mode_[i] = TipMode::stick;
     }
-  };
-
-  // a tip that starts on the plate at rest relative to it is a contact candidate
-  for (int i = 0; i < 2; ++i) {
-    const TipKinematics k = dimer_tip(p, t, y, i);
-    if (std::fabs(k.d) <= kGapTol && std::fabs(k.d_dot) <= kGapTol) mode[i] = TipMode::stick;
+    if (!settle_contacts(p_, t, y, o_.slip_tol, mode_)) return singular();
+    phase_mode_[0] = mode_[0];
+    phase_mode_[1] = mode_[1];
+    x_left_start_ = left_x(p_, y);
+    x_right_start_ = right_x(p_, y);
+    averaging_ = o_.average_from <= 0.0;
+    return std::nullopt;
   }
-  if (!settle_contacts(p, t, y, o.slip_tol, mode)) run.status = DimerStatus::singular_contact;
-  phase_mode[0] = mode[0];
-  phase_mode[1] = mode[1];
 
-  double x_left_start = left_x(p, y), x_right_start = right_x(p, y);
-  bool averaging = o.average_from <= 0.0;
-  double next_output = 0.0;
-  while (true) {
-    if (o.record_series && t >= next_output - 1e-15) {
-      run.samples.push_back(sample(p, t, y, mode));
-      next_output += o.output_interval;
+  Phase<DimerEvent> phase(double t, State& y, DriverContext&) override {
+    Phase<DimerEvent> ph;
+    if (!averaging_ && t >= o_.average_from) {
+      averaging_ = true;
+      x_left_start_ = left_x(p_, y);
+      x_right_start_ = right_x(p_, y);
     }
-    if (!averaging && t >= o.average_from) {
-      averaging = true;
-      x_left_start = left_x(p, y);
-      x_right_start = right_x(p, y);
-    }
-    if (t >= o.t_end) break;
-    // an impact or a smooth phase that overflowed: nothing after it means anything
-    if (!y.allFinite() || !std::isfinite(t)) {
-      run.status = DimerStatus::non_finite;
-      break;
-    }
-    if (++run.events > o.max_events) {
-      run.status = DimerStatus::event_overflow;
-      break;
-    }
-
     // 1. an impact at this instant: an open tip on the plate moving into it
     bool impacting = false;
     for (int i = 0; i < 2; ++i) {
-      const TipKinematics k = dimer_tip(p, t, y, i);
-      if (mode[i] == TipMode::open && k.d <= kGapTol && k.d_dot < 0.0) impacting = true;
+      const TipKinematics k = dimer_tip(p_, t, y, i);
+      if (mode_[i] == TipMode::open && k.d <= kGapTol && k.d_dot < 0.0) impacting = true;
     }
     if (impacting) {
-      if (o.record_series) run.samples.push_back(sample(p, t, y, mode));
-      DimerImpact im = resolve_impact(p, o, t, y, mode);
-      if (!im.converged) run.status = DimerStatus::impact_not_converged;
-      run.impacts.push_back(im);
+      if (o_.record_series) run_.samples.push_back(series_row(p_, t, y, mode_));
+      DimerImpact im = resolve_impact(p_, o_, t, y, mode_);
+      run_.impacts.push_back(im);
+      if (!im.converged) {
+        ph.stop = Stop{RunStatus::model_stop, "impact_not_converged",
+                       "the Darboux-Keller impact did not converge in impulse_steps steps"};
+        return ph;
+      }
     }
-
     // 2. the contact set and the stick/slip state of the closed tips
-    if (!settle_contacts(p, t, y, o.slip_tol, mode)) run.status = DimerStatus::singular_contact;
-    track_phases();
-    if (impacting && o.record_series) run.samples.push_back(sample(p, t, y, mode));
+    if (!settle_contacts(p_, t, y, o_.slip_tol, mode_)) {
+      ph.stop = singular();
+      return ph;
+    }
+    track_phases(t);
+    if (impacting && o_.record_series) run_.samples.push_back(series_row(p_, t, y, mode_));
 
     // 3. the smooth phase up to the next event, output time or the start of averaging
-    std::vector<Event> events;
+    const DimerParams& p = p_;
+    const TipMode* mode = mode_;
+    ph.rhs = [&p, mode](double tt, const State& yy, State& dydt) {
+      const DimerForces f = dimer_forces(p, tt, yy, mode);
+      dydt.resize(6);
+      dydt << yy[3], yy[4], yy[5], f.accel[0], f.accel[1], f.accel[2];
+    };
+    using Type = DimerEvent::Type;
     for (int i = 0; i < 2; ++i) {
-      if (mode[i] == TipMode::open) {
-        events.push_back({[&p, i](double tt, const State& yy) { return dimer_tip(p, tt, yy, i).d; },
-                          Direction::falling});
+      if (mode_[i] == TipMode::open) {
+        ph.events.push_back({{Type::landing, i}, [&p, i](double tt, const State& yy) {
+                               return dimer_tip(p, tt, yy, i).d;
+                             }});
         // a tip that just left the plate (d ≈ 0, ḋ > 0) has its gap event unarmed (it starts
         // on the far side); a hop shorter than one step would then sink into the plate
         // unseen until the next pass. Stopping at the apex (ḋ = 0) arms it: past the apex
         // the gap is positive, or the tip is still at the plate and lands plastically.
-        const TipKinematics k = dimer_tip(p, t, y, i);
+        const TipKinematics k = dimer_tip(p_, t, y, i);
         if (k.d <= kGapTol && k.d_dot > 0.0)
-          events.push_back(
-              {[&p, i](double tt, const State& yy) { return dimer_tip(p, tt, yy, i).d_dot; },
-               Direction::falling});
+          ph.events.push_back({{Type::apex, i}, [&p, i](double tt, const State& yy) {
+                                 return dimer_tip(p, tt, yy, i).d_dot;
+                               }});
         continue;
       }
-      events.push_back({[&p, &mode, i](double tt, const State& yy) {
-                          return dimer_forces(p, tt, yy, mode).f_n[i];
-                        },
-                        Direction::falling});
-      if (mode[i] == TipMode::slip_positive || mode[i] == TipMode::slip_negative) {
-        const double sigma = mode[i] == TipMode::slip_positive ? 1.0 : -1.0;
-        events.push_back({[&p, i, sigma](double tt, const State& yy) {
-                            return sigma * dimer_tip(p, tt, yy, i).v_t;
-                          },
-                          Direction::falling});
+      ph.events.push_back({{Type::release, i}, [&p, mode, i](double tt, const State& yy) {
+                             return dimer_forces(p, tt, yy, mode).f_n[i];
+                           }});
+      if (mode_[i] == TipMode::slip_positive || mode_[i] == TipMode::slip_negative) {
+        const double sigma = mode_[i] == TipMode::slip_positive ? 1.0 : -1.0;
+        ph.events.push_back({{Type::slip_stop, i}, [&p, i, sigma](double tt, const State& yy) {
+                               return sigma * dimer_tip(p, tt, yy, i).v_t;
+                             }});
       }
     }
-    if (mode[0] == TipMode::stick || mode[1] == TipMode::stick) {
+    if (mode_[0] == TipMode::stick || mode_[1] == TipMode::stick) {
       // the stick limit |F_t| = μ_s F_n, per tip or on the merged superstatic constraint
-      events.push_back({[&p, &mode](double tt, const State& yy) {
-                          const DimerForces f = dimer_forces(p, tt, yy, mode);
-                          if (f.superstatic)
-                            return p.mu_s * (f.f_n[0] + f.f_n[1]) - std::fabs(f.f_t[0] + f.f_t[1]);
-                          double g = 1e300;
-                          for (int i = 0; i < 2; ++i)
-                            if (mode[i] == TipMode::stick)
-                              g = std::min(g, p.mu_s * f.f_n[i] - std::fabs(f.f_t[i]));
-                          return g;
-                        },
-                        Direction::falling});
+      ph.events.push_back({{Type::stick_limit, -1}, [&p, mode](double tt, const State& yy) {
+                             const DimerForces f = dimer_forces(p, tt, yy, mode);
+                             if (f.superstatic)
+                               return p.mu_s * (f.f_n[0] + f.f_n[1]) -
+                                      std::fabs(f.f_t[0] + f.f_t[1]);
+                             double g = 1e300;
+                             for (int i = 0; i < 2; ++i)
+                               if (mode[i] == TipMode::stick)
+                                 g = std::min(g, p.mu_s * f.f_n[i] - std::fabs(f.f_t[i]));
+                             return g;
+                           }});
     }
-    double t_stop = o.t_end;
-    if (o.record_series) t_stop = std::min(t_stop, next_output);
-    if (!averaging) t_stop = std::min(t_stop, o.average_from);
-    if (t_stop <= t) t_stop = std::min(o.t_end, t + o.ode.step);
-    // every event found here is resolved by steps 1 and 2 of the next pass
-    integrator.advance(t, y, t_stop, events);
+    if (!averaging_) ph.horizon = o_.average_from;
+    return ph;
   }
 
-  // close the open phase intervals
-  for (int i = 0; i < 2; ++i)
-    if (t > phase_start[i]) run.phases.push_back({i, phase_mode[i], phase_start[i], t});
-  std::sort(run.phases.begin(), run.phases.end(),
-            [](const DimerPhase& a, const DimerPhase& b) { return a.t_start < b.t_start; });
+  // every event found is resolved by steps 1 and 2 of the next pass (phase())
+  std::optional<Stop> on_event(DimerEvent, double, State&, DriverContext&) override {
+    return std::nullopt;
+  }
 
-  // mean drift over the averaging window (spec §5: ⟨u⟩ of the left sphere)
-  run.t_final = t;
-  run.y_final = y;
-  const double window = t - std::max(0.0, o.average_from);
-  if (window > 0.0) {
-    run.mean_drift = (left_x(p, y) - x_left_start) / window;
-    run.mean_drift_right = (right_x(p, y) - x_right_start) / window;
+  void sample(double t, const State& y) override {
+    if (o_.record_series) run_.samples.push_back(series_row(p_, t, y, mode_));
   }
-  if (run.status == DimerStatus::ok && !std::isfinite(run.mean_drift))
-    run.status = DimerStatus::non_finite;
-  if (run.status == DimerStatus::non_finite) {
-    // a drift from a state that overflowed means nothing: reported as null
-    run.mean_drift = run.mean_drift_right = std::numeric_limits<double>::quiet_NaN();
+
+  void finish(const RunOutcome& o) override {
+    const double t = o.t;
+    run_.status = o.status;
+    run_.reason = o.reason;
+    run_.detail = o.detail;
+    run_.events = o.events;
+    // close the open phase intervals
+    for (int i = 0; i < 2; ++i)
+      if (t > phase_start_[i]) run_.phases.push_back({i, phase_mode_[i], phase_start_[i], t});
+    std::sort(run_.phases.begin(), run_.phases.end(),
+              [](const DimerPhase& a, const DimerPhase& b) { return a.t_start < b.t_start; });
+
+    // mean drift over the averaging window (spec §5: ⟨u⟩ of the left sphere)
+    run_.t_final = t;
+    run_.y_final = o.y;
+    const double window = t - std::max(0.0, o_.average_from);
+    if (window > 0.0) {
+      run_.mean_drift = (left_x(p_, o.y) - x_left_start_) / window;
+      run_.mean_drift_right = (right_x(p_, o.y) - x_right_start_) / window;
+    }
+    if (run_.status == RunStatus::completed && !std::isfinite(run_.mean_drift)) {
+      run_.status = RunStatus::non_finite;
+      run_.detail = "the mean drift is not finite";
+    }
+    if (run_.status == RunStatus::non_finite) {
+      // a drift from a state that overflowed means nothing: reported as null
+      run_.mean_drift = run_.mean_drift_right = std::numeric_limits<double>::quiet_NaN();
+    }
+    run_.motion =
+        classify_dimer_motion(p_, run_, o_, run_.impacts_per_period, run_.contact_fraction);
+    run_.drift_to_bouncing_end = run_.mean_drift;
+    if (run_.motion == DimerMotion::drift) {
+      run_.resting_tip = run_.contact_fraction[0] >= run_.contact_fraction[1] ? 0 : 1;
+      if (run_.resting_tip == 1) run_.drift_to_bouncing_end = -run_.mean_drift;
+    }
   }
-  run.motion = classify_dimer_motion(p, run, o, run.impacts_per_period, run.contact_fraction);
-  run.drift_to_bouncing_end = run.mean_drift;
-  if (run.motion == DimerMotion::drift) {
-    run.resting_tip = run.contact_fraction[0] >= run.contact_fraction[1] ? 0 : 1;
-    if (run.resting_tip == 1) run.drift_to_bouncing_end = -run.mean_drift;
+
+  DimerRun take() { return std::move(run_); }
+
+ private:
+  static Stop singular() {
+    return Stop{RunStatus::model_stop, "singular_contact",
+                "the contact forces of the closed tips have no solution (singular system)"};
   }
-  return run;
+
+  // closes the phase interval of a tip whose mode changed
+  void track_phases(double t) {
+    for (int i = 0; i < 2; ++i) {
+      if (mode_[i] == phase_mode_[i]) continue;
+      if (t > phase_start_[i]) run_.phases.push_back({i, phase_mode_[i], phase_start_[i], t});
+      phase_mode_[i] = mode_[i];
+      phase_start_[i] = t;
+    }
+  }
+
+  const DimerParams& p_;
+  const DimerRunOptions& o_;
+  DimerRun run_;
+  TipMode mode_[2] = {TipMode::open, TipMode::open};
+  TipMode phase_mode_[2] = {TipMode::open, TipMode::open};
+  double phase_start_[2] = {0.0, 0.0};
+  bool averaging_ = false;
+  double x_left_start_ = 0.0, x_right_start_ = 0.0;
+};
+
+}  // namespace
+
+DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions& o) {
+  DimerModel model(p, o);
+  DriverOptions d;
+  d.ode = o.ode;
+  d.t_end = o.t_end;
+  d.sample_interval = o.record_series ? o.output_interval : 0.0;
+  d.max_events = o.max_events;
+  run_hybrid(model, 0.0, y0, d);
+  return model.take();
 }
 
 }  // namespace granular::impact

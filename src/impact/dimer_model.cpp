@@ -215,19 +215,4 @@ const char* dimer_motion_name(DimerMotion m) {
   }
 }
 
-const char* dimer_status_name(DimerStatus s) {
-  switch (s) {
-    case DimerStatus::ok:
-      return "ok";
-    case DimerStatus::event_overflow:
-      return "event_overflow";
-    case DimerStatus::impact_not_converged:
-      return "impact_not_converged";
-    case DimerStatus::non_finite:
-      return "non_finite";
-    default:
-      return "singular_contact";
-  }
-}
-
 }  // namespace granular::impact

@@ -100,6 +100,8 @@ class PinnedResults : public testing::Test {
       t["detail"] = summary["detail"];
       return t;
     }
+    // the dimer's "ok" is every model's "completed" now
+    if (model == "dimer" && key == "status" && summary["status"] == "completed") return "ok";
     return summary.contains(key) ? summary[key] : json();
   }
 

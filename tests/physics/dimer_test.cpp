@@ -48,7 +48,7 @@ State flat_on_plate(const DimerParams& p) {
 TEST(DimerContact, FlatBelowOneGNeverLiftsOff) {
   const DimerParams p = plate_dimer(3.9, 25.0, 0.9);
   const DimerRun r = run_dimer(p, flat_on_plate(p), options(p, 0.2));
-  EXPECT_EQ(r.status, DimerStatus::ok);
+  EXPECT_EQ(r.status, RunStatus::completed);
   EXPECT_TRUE(r.impacts.empty());
   for (const DimerPhase& ph : r.phases) EXPECT_EQ(ph.mode, TipMode::stick);
   ASSERT_GT(r.samples.size(), 100u);
@@ -100,8 +100,8 @@ TEST(DimerRun, DriftChangesSignBetweenAr39And57) {
   const DimerParams long_dimer = plate_dimer(5.7, 25.0, 0.9);
   const DimerRun b =
       run_dimer(long_dimer, dimer_initial_state(long_dimer, h0, theta0), options(long_dimer, 1.0));
-  EXPECT_EQ(a.status, DimerStatus::ok);
-  EXPECT_EQ(b.status, DimerStatus::ok);
+  EXPECT_EQ(a.status, RunStatus::completed);
+  EXPECT_EQ(b.status, RunStatus::completed);
   EXPECT_GT(a.mean_drift, 4e-3);
   EXPECT_LT(b.mean_drift, -2e-3);
   EXPECT_EQ(a.motion, DimerMotion::drift);
@@ -120,7 +120,7 @@ TEST(DimerContact, ShortHopDoesNotTunnelIntoThePlate) {
   State y = flat_on_plate(p);
   y[4] += v;
   const DimerRun r = run_dimer(p, y, o);
-  EXPECT_EQ(r.status, DimerStatus::ok);
+  EXPECT_EQ(r.status, RunStatus::completed);
   ASSERT_FALSE(r.impacts.empty());
   EXPECT_NEAR(r.impacts.front().t, 2.0 * v / p.g, 1e-9);
   EXPECT_NEAR(r.impacts.front().d_dot_before[0], -v, 1e-9);
@@ -154,7 +154,7 @@ TEST(DimerRun, JumpModeAt50HzFromANeighbouringStart) {
   const DimerParams p = plate_dimer(3.9, 50.0, 0.9);
   const DimerRun r =
       run_dimer(p, dimer_initial_state(p, 10.1e-3, 8.0 * kPi / 180.0), options(p, 1.0));
-  EXPECT_EQ(r.status, DimerStatus::ok);
+  EXPECT_EQ(r.status, RunStatus::completed);
   EXPECT_EQ(r.motion, DimerMotion::jump);
   EXPECT_NEAR(r.impacts_per_period[0], 1.0, 0.05);
   EXPECT_NEAR(r.impacts_per_period[1], 1.0, 0.05);
@@ -168,7 +168,7 @@ TEST(DimerRun, SinglePendulumAtAr65HasNoDrift) {
   const DimerParams p = plate_dimer(6.5, 25.0, 0.9);
   DimerRunOptions o = options(p, 2.0);
   const DimerRun r = run_dimer(p, dimer_initial_state(p, 2.25e-3, 12.5 * kPi / 180.0), o);
-  EXPECT_EQ(r.status, DimerStatus::ok);
+  EXPECT_EQ(r.status, RunStatus::completed);
   EXPECT_EQ(r.motion, DimerMotion::drift);
   EXPECT_LT(std::fabs(r.drift_to_bouncing_end), 0.5e-3);
 }

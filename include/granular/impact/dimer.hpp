@@ -18,26 +18,26 @@
 #include <string>
 #include <vector>
 
-#include "granular/impact/event.hpp"
+#include "granular/impact/hybrid.hpp"
 #include "granular/impulse/darboux_keller.hpp"
 
 namespace granular::impact {
 
 // The model: constant after loading (STYLE §2).
 struct DimerParams {
-  double m_b = 3.5e-3;       // mass of one sphere [kg]
-  double r = 4.75e-3;        // sphere radius [m]
-  double m_r = 0.0;          // rod mass [kg]
-  double l = 27.55e-3;       // distance between the sphere centres [m]
-  double g = 9.81;           // gravity [m/s²]
-  double amplitude = 0.0;    // plate amplitude A [m]
-  double omega = 0.0;        // plate angular frequency ω = 2πf [rad/s] (erratum 1)
-  double phase = 0.0;        // plate phase α: y_p = A cos(ωt + α) [rad]
-  double e = 0.65;           // energetic coefficient of restitution, both tips [-]
-  double mu_s = 0.24;        // static friction coefficient (contacts and impacts) [-]
-  double mu_c = 0.12;        // slip friction coefficient in contact phases [-]
-  double mu_i = 0.12;        // slip friction coefficient in impacts [-]
-  double kappa = 0.6;        // distributing-law exponent (erratum 2) [-]
+  double m_b = 3.5e-3;     // mass of one sphere [kg]
+  double r = 4.75e-3;      // sphere radius [m]
+  double m_r = 0.0;        // rod mass [kg]
+  double l = 27.55e-3;     // distance between the sphere centres [m]
+  double g = 9.81;         // gravity [m/s²]
+  double amplitude = 0.0;  // plate amplitude A [m]
+  double omega = 0.0;      // plate angular frequency ω = 2πf [rad/s] (erratum 1)
+  double phase = 0.0;      // plate phase α: y_p = A cos(ωt + α) [rad]
+  double e = 0.65;         // energetic coefficient of restitution, both tips [-]
+  double mu_s = 0.24;      // static friction coefficient (contacts and impacts) [-]
+  double mu_c = 0.12;      // slip friction coefficient in contact phases [-]
+  double mu_i = 0.12;      // slip friction coefficient in impacts [-]
+  double kappa = 0.6;      // distributing-law exponent (erratum 2) [-]
 
   double mass() const { return 2.0 * m_b + m_r; }
   // inertia about the centre of mass, J = β/2 (spec §2.1 [D])
@@ -84,43 +84,42 @@ const char* tip_mode_name(TipMode m);
 // tips sticking (superstatic, spec §2.4 [S]) has one tangential constraint on F_t0 + F_t1,
 // split equally between the tips (the minimum-norm split; an assumption, the paper defers it).
 struct DimerForces {
-  double f_n[2];      // normal forces [N]
-  double f_t[2];      // tangential forces [N]
-  double d_ddot[2];   // gap accelerations [m/s²]
-  double vt_dot[2];   // slip accelerations [m/s²]
-  double accel[3];    // (ẍ_G, ÿ_G, θ̈)
-  bool superstatic;   // both sticking on one merged constraint
-  bool singular;      // the linear system could not be solved
+  double f_n[2];     // normal forces [N]
+  double f_t[2];     // tangential forces [N]
+  double d_ddot[2];  // gap accelerations [m/s²]
+  double vt_dot[2];  // slip accelerations [m/s²]
+  double accel[3];   // (ẍ_G, ÿ_G, θ̈)
+  bool superstatic;  // both sticking on one merged constraint
+  bool singular;     // the linear system could not be solved
 };
 DimerForces dimer_forces(const DimerParams& p, double t, const State& y, const TipMode mode[2]);
 
 // Applies contact impulses (normal, tangential per tip) to the velocities.
-void dimer_apply_impulse(const DimerParams& p, State& y, const double p_n[2],
-                         const double p_t[2]);
+void dimer_apply_impulse(const DimerParams& p, State& y, const double p_n[2], const double p_t[2]);
 
 // Numerical settings of a run (the paper gives none, spec §3 [A]: ours, named).
 struct DimerRunOptions {
-  OdeOptions ode;                  // RK4 with a fixed step by default
-  double t_end = 1.0;              // [s]
-  double output_interval = 1e-4;   // time-series sampling [s]
-  double average_from = 0.5;       // ⟨u⟩ and the mode use t ≥ average_from [s]
-  double impact_to_contact = 1e-3; // approach speed below which an impact is plastic (e = 0) and
-                                   // the tip joins the contact phase (spec §3) [m/s]
-  double slip_tol = 1e-7;          // |v_t| below which a closed tip is tested for stick [m/s]
-  int impulse_steps = 2000;        // Darboux–Keller steps per impact
-  long max_events = 2000000;       // events before the run stops (status)
-  bool record_series = true;       // keep the time series
+  OdeOptions ode;                   // RK4 with a fixed step by default
+  double t_end = 1.0;               // [s]
+  double output_interval = 1e-4;    // time-series sampling [s]
+  double average_from = 0.5;        // ⟨u⟩ and the mode use t ≥ average_from [s]
+  double impact_to_contact = 1e-3;  // approach speed below which an impact is plastic (e = 0) and
+                                    // the tip joins the contact phase (spec §3) [m/s]
+  double slip_tol = 1e-7;           // |v_t| below which a closed tip is tested for stick [m/s]
+  int impulse_steps = 2000;         // Darboux–Keller steps per impact
+  long max_events = 2000000;        // events before the run stops (status)
+  bool record_series = true;        // keep the time series
 };
 
 struct DimerImpact {
   double t;
-  bool tips[2];                 // tips in the impact set
-  bool plastic[2];              // the approach was below impact_to_contact (e = 0)
+  bool tips[2];     // tips in the impact set
+  bool plastic[2];  // the approach was below impact_to_contact (e = 0)
   double d_dot_before[2], d_dot_after[2];
   double vt_before[2], vt_after[2];
   double p_n[2], p_t[2];
   impulse::DkSlip slip[2];
-  int primary;                  // first primary contact
+  int primary;  // first primary contact
   double theta;
   double energy_before, energy_after;  // kinetic energy in the plate frame [J]
   bool converged;
@@ -135,10 +134,10 @@ struct DimerPhase {
 
 struct DimerSample {
   double t;
-  double x[2], y[2];        // sphere centres [m]
-  double d[2], d_dot[2];    // gaps and their rates [m, m/s]
-  double v_t[2];            // slip velocities of the tips [m/s]
-  double vx[2];             // horizontal velocities of the sphere centres [m/s]
+  double x[2], y[2];      // sphere centres [m]
+  double d[2], d_dot[2];  // gaps and their rates [m, m/s]
+  double v_t[2];          // slip velocities of the tips [m/s]
+  double vx[2];           // horizontal velocities of the sphere centres [m/s]
   double theta, theta_dot, y_plate;
   double f_n[2], f_t[2];
   TipMode mode[2];
@@ -147,18 +146,21 @@ struct DimerSample {
 enum class DimerMotion { rest, drift, jump, flutter, mixed };
 const char* dimer_motion_name(DimerMotion m);
 
-enum class DimerStatus { ok, event_overflow, impact_not_converged, singular_contact, non_finite };
-const char* dimer_status_name(DimerStatus s);
-
 struct DimerRun {
-  DimerStatus status = DimerStatus::ok;
+  // How it ended (hybrid.hpp): completed at t_end; event_limit (max_events); model_stop with
+  // reason impact_not_converged (Darboux–Keller within impulse_steps) or singular_contact (no
+  // contact forces for the closed tips); non_finite (then the drifts are NaN);
+  // integrator_failed.
+  RunStatus status = RunStatus::completed;
+  std::string reason;
+  std::string detail;
   double t_final = 0.0;
   State y_final;
   std::vector<DimerSample> samples;
   std::vector<DimerImpact> impacts;
   std::vector<DimerPhase> phases;
-  double mean_drift = 0.0;       // ⟨u⟩ of the left sphere over [average_from, t_end] [m/s]
-  double mean_drift_right = 0.0; // the same for the right sphere [m/s]
+  double mean_drift = 0.0;        // ⟨u⟩ of the left sphere over [average_from, t_end] [m/s]
+  double mean_drift_right = 0.0;  // the same for the right sphere [m/s]
   DimerMotion motion = DimerMotion::mixed;
   // in drift: the tip lying on the plate (-1 otherwise), and ⟨u⟩ counted positive towards the
   // bouncing end, the paper's convention (spec §1), whichever sphere ended up bouncing [m/s]
@@ -180,6 +182,5 @@ DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions&
 DimerMotion classify_dimer_motion(const DimerParams& p, const DimerRun& run,
                                   const DimerRunOptions& o, double impacts_per_period[2],
                                   double contact_fraction[2]);
-
 
 }  // namespace granular::impact

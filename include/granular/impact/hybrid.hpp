@@ -7,7 +7,8 @@
 // The loop, from (t0, y0):
 //   1. a row of the time series when t has reached the next grid time k·Δ (or t_end);
 //   2. the end, at t_end;
-//   3. the model's phase at (t, y): an event that holds at once is applied without moving;
+//   3. the model's phase at (t, y) (or its stop): an event that holds at once is applied
+//      without moving;
 //      else the phase runs to the first of its events, the next grid time, t_end or the
 //      phase's own horizon;
 //   4. the transition map of the event that ended it, or the model's check at a phase end.
@@ -73,7 +74,8 @@ struct Phase {
   std::vector<NamedEvent<Kind>> events;  // what ends it early
   PhaseSolver<Kind> solver;              // instead of rhs and events
   double horizon = std::numeric_limits<double>::infinity();  // the phase ends by itself here
-  std::optional<Kind> now;  // an event that holds already: applied at once
+  std::optional<Kind> now;   // an event that holds already: applied at once
+  std::optional<Stop> stop;  // the model cannot go on from (t, y)
   // With neither rhs nor solver nothing moves: t jumps to the target (a body at rest).
 };
 
@@ -156,6 +158,10 @@ RunOutcome run_hybrid(HybridModel<Kind>& model, double t0, State y0, const Drive
       break;
     }
     Phase<Kind> ph = model.phase(t, y, ctx);
+    if (ph.stop) {
+      stop = std::move(ph.stop);
+      break;
+    }
     std::optional<Kind> hit = ph.now;
     if (!hit) {
       const double target = std::min({o.t_end, grid(), ph.horizon});
