@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "granular/cases/impact_schema.hpp"
 #include "granular/cases/models.hpp"
-#include "granular/cases/run_limits.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/billiard.hpp"
 #include "granular/io/output.hpp"
@@ -364,27 +364,30 @@ std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::str
   m.law.r = impact.number_or("r", 0.43, Bound::non_negative);
   if (m.law.r > 1.0) impact.fail("r", "must be <= 1");
 
-  // the flight integrator and event location
+  // the shared groups (impact_schema.hpp): flights by fixed-step RK4; a Zeno threshold of
+  // 4 g h lets through only flights of several steps
+  ImpactDefaults d;
+  d.t_end = 1e4;
+  d.sample_interval = 0.0;
+  d.ode.scheme = Scheme::rk4;
+  d.ode.step = 1e-4;
+  d.ode.max_step = 1e-3;
+  d.flight_gravity = m.gravity;
+  d.zeno.min_speed = 0.0;
+  d.min_speed_in_gh = 4.0;
+  d.zeno.max_impacts = 50;
+  d.zeno.window = 0.05;
+  d.run_keys = {"collisions"};
+  const impact::DriverOptions driver = parse_driver_options(root, d);
   const JsonObject integrator = root.object_or_empty("integrator");
-  integrator.allow_only({"scheme", "step", "max_step", "rtol", "atol", "event_time_tol"});
-  const std::string scheme =
-      integrator.choice_or("scheme", {"rk4", "dopri5"}, "integrator scheme", "rk4");
-  m.ode.scheme = scheme == "rk4" ? Scheme::rk4 : Scheme::dopri5;
-  m.ode.step = integrator.number_or("step", 1e-4, Bound::positive);
-  m.ode.max_step = integrator.number_or("max_step", 1e-3, Bound::positive);
-  m.ode.rtol = integrator.number_or("rtol", 1e-10, Bound::positive);
-  m.ode.atol = integrator.number_or("atol", 1e-12, Bound::positive);
-  m.ode.event_time_tol = integrator.number_or("event_time_tol", 1e-12, Bound::positive);
-  if (m.ode.step > 1e-2)
-    integrator.fail("step", io::format_number(m.ode.step) + " s is too large: at most 0.01 s");
-
-  // the Zeno guard: a flight must last several steps to be seen (event.hpp: min_speed >= 2 g h)
-  const JsonObject zeno = root.object_or_empty("zeno");
-  zeno.allow_only({"min_speed", "max_impacts", "window"});
-  const double h = m.ode.scheme == Scheme::rk4 ? m.ode.step : m.ode.max_step;
-  m.zeno.min_speed = zeno.number_or("min_speed", 4.0 * m.gravity * h, Bound::non_negative);
-  m.zeno.max_impacts = static_cast<int>(zeno.integer_or("max_impacts", 50, 2));
-  m.zeno.window = zeno.number_or("window", 0.05, Bound::positive);
+  if (driver.ode.step > 1e-2)
+    integrator.fail("step", io::format_number(driver.ode.step) + " s is too large: at most 0.01 s");
+  m.ode = driver.ode;
+  m.max_time = driver.t_end;
+  m.sample_interval = driver.sample_interval;
+  m.max_events = driver.max_events;
+  m.zeno = driver.zeno;
+  m.max_collisions = root.object_or_empty("run").integer_or("collisions", 25000, 1);
 
   // the start (spec §5: at rest; here a small drop onto the floor at q1)
   const JsonObject initial = root.object_or_empty("initial");
@@ -421,16 +424,6 @@ std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::str
   c->initial.v2 = initial.number_or("v2", 0.0);
   c->initial.spin = initial.number_or("spin", 0.0);
 
-  // run length
-  const JsonObject run = root.object_or_empty("run");
-  run.allow_only({"collisions", "max_time", "trajectory_interval"});
-  m.max_collisions = run.integer_or("collisions", 25000, 1);
-  m.max_time = run.number_or("max_time", 1e4, Bound::positive);
-  m.sample_interval = run.number_or("trajectory_interval", 0.0, Bound::non_negative);
-  if (m.sample_interval > 0.0 && m.max_time / m.sample_interval > 1e7)
-    run.fail("trajectory_interval", "gives more than 1e7 samples over max_time");
-  check_integration_steps(integrator, m.ode.scheme == Scheme::rk4 ? "step" : "max_step", m.max_time,
-                          m.ode.scheme == Scheme::rk4 ? m.ode.step : m.ode.max_step);
   return c;
 }
 

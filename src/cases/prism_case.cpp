@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "granular/cases/impact_schema.hpp"
 #include "granular/cases/models.hpp"
-#include "granular/cases/run_limits.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/prism.hpp"
 #include "granular/io/output.hpp"
@@ -278,27 +278,25 @@ std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::st
     gauges.h2 = gj.number("h2", Bound::positive);
   }
 
-  // the contact-phase integrator
-  const io::JsonObject integ = root.object_or_empty("integrator");
-  integ.allow_only({"rtol", "atol", "first_step", "max_step", "event_tol"});
-  o.ode.scheme = Scheme::dopri5;
-  o.ode.rtol = integ.number_or("rtol", 1e-10, Bound::positive);
-  o.ode.atol = integ.number_or("atol", 1e-12, Bound::positive);
-  o.ode.step = integ.number_or("first_step", 1e-4, Bound::positive);
-  o.ode.max_step = integ.number_or("max_step", 1e-2, Bound::positive);
-  o.ode.event_time_tol = integ.number_or("event_tol", 1e-12, Bound::positive);
-
-  // the run limits
+  // the shared groups (impact_schema.hpp): the contact phases by adaptive Dormand–Prince
+  ImpactDefaults d;
+  d.t_end = 60.0;
+  d.sample_interval = 1e-3;
+  d.max_events = 100'000;
+  d.ode.scheme = Scheme::dopri5;
+  d.ode.step = 1e-4;
+  d.ode.max_step = 1e-2;
+  d.zeno.min_speed = 1e-9;
+  d.run_keys = {"on_violation"};
+  const impact::DriverOptions driver = parse_driver_options(root, d);
+  o.ode = driver.ode;
+  o.t_end = driver.t_end;
+  o.sample_dt = driver.sample_interval;
+  o.max_events = driver.max_events;
+  o.zeno = driver.zeno;
   const io::JsonObject run = root.object_or_empty("run");
-  run.allow_only({"t_end", "max_impacts", "sample_dt", "on_violation", "zeno_min_speed"});
-  o.t_end = run.number_or("t_end", 60.0, Bound::positive);
-  o.max_impacts = static_cast<int>(run.integer_or("max_impacts", 100000, 1));
-  o.sample_dt = run.number_or("sample_dt", 1e-3, Bound::positive);
-  if (o.t_end / o.sample_dt > 1e7) run.fail("sample_dt", "gives more than 1e7 samples over t_end");
-  check_integration_steps(integ, "max_step", o.t_end, o.ode.max_step);
   o.stop_on_violation =
       run.choice_or("on_violation", {"stop", "report"}, "violation policy", "stop") == "stop";
-  o.zeno_min_speed = run.number_or("zeno_min_speed", 1e-9, Bound::non_negative);
 
   return std::make_unique<PrismCase>(p, o, gauges);
 }

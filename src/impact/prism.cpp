@@ -544,8 +544,6 @@ class PrismModel : public HybridModel<PrismEvent> {
     const double b = p_.geometry.face_width;
     if (k_ * b >= o_.ramp_length - 1e-12 * b)
       return Stop{RunStatus::completed, "ramp_end", "the rolling edge reached the end of the ramp"};
-    if (k_ >= o_.max_impacts)
-      return Stop{RunStatus::event_limit, "max_impacts", "impact limit reached"};
     if (ctx.zeno.accumulating(t, std::fabs(omega_minus) * b))
       return Stop{RunStatus::zeno, "at_rest",
                   "impacts too slow or too frequent: the prism is coming to rest"};
@@ -568,7 +566,8 @@ PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
   d.t_end = o.t_end;
   d.at_t_end = RunStatus::time_limit;
   d.sample_interval = o.sample_dt;
-  d.zeno.min_speed = o.zeno_min_speed;
+  d.max_events = o.max_events;
+  d.zeno = o.zeno;
   State y(2);
   y << o.lambda0, 0.0 - o.omega0;
   run_hybrid(model, 0.0, y, d);

@@ -315,6 +315,14 @@ void JsonObject::allow_only(std::initializer_list<const char*> allowed) const {
   }
 }
 
+void JsonObject::allow_only(const std::vector<std::string>& allowed) const {
+  for (const auto& item : json_->items()) {
+    bool known = false;
+    for (const std::string& a : allowed) known = known || item.key() == a;
+    if (!known) fail(item.key(), "unknown key");
+  }
+}
+
 void JsonObject::forbid(const std::string& key, const std::string& why) const {
   if (has(key)) fail(key, why);
 }

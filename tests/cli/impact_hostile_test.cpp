@@ -95,7 +95,7 @@ TEST_F(ImpactHostile, BilliardWithZeroRestitutionGoesOnInPersistentContact) {
         "billiard_hyperbola_4p5hz", "billiard_hyperbola_5p8hz"}) {
     ASSERT_EQ(granular("run", name,
                        "--out b --set /impact/e=0 --set /run/collisions=100 --set "
-                       "/run/max_time=5")
+                       "/run/t_end=5")
                   .code,
               0)
         << name;
@@ -138,15 +138,14 @@ TEST_F(ImpactHostile, MissingPendulumKeyIsACaseError) {
 // Class 4 for the impact models: integration steps beyond 1e10 are refused.
 TEST_F(ImpactHostile, AbsurdRunLengthsAreRefused) {
   const Result pendulum = granular("validate", "pendulum_mu0",
-                                   "--set /run/t_end=1e300 --set /run/output_interval=1e295");
+                                   "--set /run/t_end=1e300 --set /run/sample_interval=1e295");
   EXPECT_EQ(pendulum.code, 2);
   EXPECT_NE(pendulum.err.find("integration steps"), std::string::npos) << pendulum.err;
-  const Result billiard =
-      granular("validate", "billiard_parabola_4p5hz", "--set /run/max_time=1e12");
+  const Result billiard = granular("validate", "billiard_parabola_4p5hz", "--set /run/t_end=1e12");
   EXPECT_EQ(billiard.code, 2);
   EXPECT_NE(billiard.err.find("integration steps"), std::string::npos) << billiard.err;
-  const Result prism =
-      granular("validate", "prism_fig5_n22", "--set /run/t_end=1e12 --set /run/sample_dt=1e6");
+  const Result prism = granular("validate", "prism_fig5_n22",
+                                "--set /run/t_end=1e12 --set /run/sample_interval=1e6");
   EXPECT_EQ(prism.code, 2) << prism.err;
   const Result dimer = granular("validate", "dimer_fig11_sweep", "--set /integrator/step=1e-12");
   EXPECT_EQ(dimer.code, 2);

@@ -147,12 +147,17 @@ struct PrismRunOptions {
   double omega0 = 0.0;        // forward rolling rate at release, ≥ 0 [rad/s] (θ̇ = −omega0)
   double ramp_length = 0.65;  // the run ends when the edge has advanced this far [m]
   double t_end = 60.0;        // [s]
-  int max_impacts = 100000;
+  long long max_events = 100000;  // impacts (and slip/detachment events) before event_limit
   double sample_dt = 1e-3;        // rolling samples [s]
   bool stop_on_violation = true;  // slip/detachment: stop, or record and go on (paper's model)
   OdeOptions ode;                 // contact phase integrator
   LineImpactOptions line;
-  double zeno_min_speed = 1e-9;  // [m/s] approach speed of B below which the prism is at rest
+  // min_speed: the approach speed of B [m/s] below which the prism is at rest
+  ZenoGuard zeno = [] {
+    ZenoGuard z;
+    z.min_speed = 1e-9;
+    return z;
+  }();
 };
 
 struct PrismImpactRecord {
@@ -181,7 +186,7 @@ struct PrismRunResult {
   std::vector<PrismImpactRecord> impacts;
   std::vector<RollingSample> rolling;
   // How it ended (hybrid.hpp): completed (reason ramp_end: the rolling edge reached the end of
-  // the ramp); time_limit; event_limit (reason max_impacts); zeno (reason at_rest: impacts too
+  // the ramp); time_limit; event_limit (max_events); zeno (reason at_rest: impacts too
   // slow or too frequent); model_stop with reason does_not_roll (released from rest at
   // λ0 ≥ α + β: it falls back), stalled (θ̇ reached 0 in a contact phase: it rocks back),
   // slip (friction demand above μ_s, contact phase or impact), detachment (F^n reached 0) or

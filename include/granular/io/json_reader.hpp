@@ -81,6 +81,7 @@ class JsonObject {
 
   // Rejects any key not in `allowed` ("<pointer>/<key>: unknown key").
   void allow_only(std::initializer_list<const char*> allowed) const;
+  void allow_only(const std::vector<std::string>& allowed) const;
   // Rejects `key` if present, saying why ("<pointer>/<key>: <why>").
   void forbid(const std::string& key, const std::string& why) const;
   bool has(const std::string& key) const;

@@ -1,0 +1,60 @@
+// The groups every host impact case shares, one key per concept and one parser per group
+// (docs/cases.md, "Shared keys of the impact models"):
+//   run/{t_end, sample_interval, max_events}             the time limit, the rows, the budget
+//   integrator/{scheme, step, max_step, rtol, atol, event_time_tol}   the ODE and its events
+//   zeno/{min_speed, max_impacts, window}                the accumulation test
+// A model adds its own keys to a group and chooses the defaults that fit its physical scale;
+// the rules are the same for all. Keys of earlier versions are refused with the new name.
+#pragma once
+
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
+#include "granular/hd.hpp"
+#if !GRANULAR_HOST_ONLY
+#error "granular/cases/impact_schema.hpp is host-only"
+#endif
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "granular/impact/hybrid.hpp"
+#include "granular/io/json_reader.hpp"
+
+namespace granular::cases {
+
+// What a model chooses for the shared groups.
+struct ImpactDefaults {
+  double t_end = std::numeric_limits<double>::quiet_NaN();  // NaN: run/t_end is required
+  double sample_interval = 0.0;                             // 0: no time series unless asked for
+  long long max_events = 10'000'000;
+  impact::OdeOptions ode;  // scheme and step for the model's time scale
+  impact::ZenoGuard zeno;  // thresholds (min_speed: see min_speed_in_gh)
+  // Gravity of the model's flights [m/s²]: an impact is seen at step ends only, so a flight
+  // must last a few steps h: zeno/min_speed >= 2 g h (event.hpp). 0: no flights, no floor.
+  double flight_gravity = 0.0;
+  double min_speed_in_gh = 0.0;       // default min_speed = max(zeno.min_speed, this·g h)
+  bool zeno_counts_impacts = true;    // zeno/max_impacts and zeno/window apply
+  std::vector<std::string> run_keys;  // the model's own keys in "run"
+  double runs = 1.0;                  // runs of one case (a sweep's points): the step limit
+};
+
+// Parses run, integrator and zeno of `root` into the driver's options. Rules: t_end > 0;
+// sample_interval >= 0 with at most 1e7 rows over t_end; max_events >= 1; scheme rk4 or
+// dopri5; step, max_step, rtol, atol, event_time_tol > 0 and step <= t_end; at most
+// max_integration_steps steps (run_limits.hpp); min_speed >= 2 g h; max_impacts >= 2,
+// window > 0.
+impact::DriverOptions parse_driver_options(const io::JsonObject& root, const ImpactDefaults& d);
+
+// Refuses keys of earlier versions: "<file>: <pointer>/<old>: renamed: use <new pointer>".
+// The shared groups' renames are checked by parse_driver_options; a model passes its own.
+void reject_renamed(const io::JsonObject& where,
+                    const std::vector<std::pair<std::string, std::string>>& old_to_new);
+
+}  // namespace granular::cases

@@ -1,0 +1,223 @@
+// Every shipped case, through the real `granular` binary (issue 11, item 7): each file in
+// cases/ validates; a shortened run of each writes summary.json with its model's documented
+// keys and a status; for each of the six models an unknown key, a missing required key and an
+// out-of-range value give the one-line "<file>: <pointer>: <what>" error with exit 2 and
+// nothing written; keys of earlier versions name their new key.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path cases_dir = fs::path(GRANULAR_SOURCE_DIR) / "cases";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Result {
+  int code;
+  std::string err;
+};
+
+// Overrides that make a run of each model short (a fraction of a second of simulated time).
+const std::map<std::string, std::vector<std::string>> shortened = {
+    {"packing_ensemble",
+     {"/drive/gamma=[1]", "/ensemble/packings_per_gamma=1", "/run/settle_time=0.002",
+      "/run/transient_time=0", "/run/measure_time=0.004", "/run/sample_interval=0.002"}},
+    {"collision", {}},
+    {"pendulum", {"/run/t_end=0.3"}},
+    {"prism", {"/run/t_end=0.3"}},
+    {"billiard", {"/run/collisions=20"}},
+    {"dimer", {"/run/t_end=0.04", "/run/average_from=0.02"}},
+};
+
+// What summary.json of each model must hold (docs/outputs.md and the model's own page).
+const std::map<std::string, std::vector<std::string>> documented_keys = {
+    {"packing_ensemble",
+     {"gamma_values", "packings_per_gamma", "mean_sq_omega", "mean_sq_omega_stderr", "packings",
+      "dt", "steps", "particle_steps_per_s"}},
+    {"collision", {"status", "m_eff", "damping_ratio", "t_c", "e_n", "e_t"}},
+    {"pendulum",
+     {"status", "reason", "detail", "t_end", "t_final", "impact_count", "impacts", "final_state",
+      "zeno", "time_series"}},
+    {"prism",
+     {"status", "reason", "detail", "impacts", "impact_count", "mean_kappa", "kappa_model",
+      "kappa_classic", "termination", "admissibility"}},
+    {"billiard", {"status", "reason", "detail", "t_end", "counts", "zeno", "contact"}},
+    {"dimer",
+     {"status", "reason", "detail", "t_final", "mean_drift", "mean_drift_right", "motion",
+      "impact_count"}},
+};
+
+// The statuses a run may end with (docs/outputs.md).
+const std::set<std::string> impact_statuses = {"completed", "time_limit", "event_limit",
+                                               "zeno",      "non_finite", "integrator_failed",
+                                               "model_stop"};
+
+// For each model: a shipped case, a key it requires and an out-of-range value.
+struct BadInput {
+  std::string model, file, required, out_of_range, pointer_of_range;
+};
+const BadInput bad_inputs[] = {
+    {"packing_ensemble", "demo_sweep", "/packing/box_width", "/drive/frequency=-80",
+     "/drive/frequency"},
+    {"collision", "collision_disk_disk", "/disks/radius_a", "/contact/k_n=0", "/contact/k_n"},
+    {"pendulum", "pendulum_mu0", "/initial/psi1_deg", "/obstacle/k=-0.5", "/obstacle/k"},
+    {"prism", "prism_fig5_n22", "/prism/n_sides", "/ramp/mu_s=-1", "/ramp/mu_s"},
+    {"billiard", "billiard_parabola_4p5hz", "/drive/frequency", "/ball/radius=-1", "/ball/radius"},
+    {"dimer", "dimer_fig3_ar39_mu012", "/run/t_end", "/contact/kappa=-0.5", "/contact/kappa"},
+};
+
+class EveryCase : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::temp_directory_path() / ("granular_every_case_" + std::to_string(::getpid()) + "_" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // `granular <command> cases/<name>.json [--out <out>] --set ...` from the scratch folder.
+  Result granular(const std::string& command, const std::string& name,
+                  const std::vector<std::string>& sets, const fs::path& out = {}) const {
+    const fs::path err = dir_ / "stderr.txt";
+    std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + command + " '" +
+                      (cases_dir / (name + ".json")).string() + "'";
+    if (!out.empty()) cmd += " --out '" + out.string() + "' --threads 2";
+    for (const std::string& s : sets) cmd += " --set '" + s + "'";
+    cmd += " >/dev/null 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
+  }
+
+  // A bad input: exit 2, one line "<file>: <pointer>: ...", and no output folder written.
+  void expect_refused(const std::string& name, const std::vector<std::string>& sets,
+                      const std::string& pointer, const std::string& what = "") {
+    const fs::path out = dir_ / ("out_" + name);
+    const Result r = granular("run", name, sets, out);
+    const std::string where = name + " " + (sets.empty() ? "" : sets.front());
+    EXPECT_EQ(r.code, 2) << where << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << where << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind((cases_dir / (name + ".json")).string() + ": " + pointer + ": ", 0), 0u)
+        << where << "\n"
+        << r.err;
+    if (!what.empty()) {
+      EXPECT_NE(r.err.find(what), std::string::npos) << where << "\n" << r.err;
+    }
+    EXPECT_FALSE(fs::exists(out)) << where << ": wrote " << out;
+  }
+
+  fs::path dir_;
+};
+
+std::vector<fs::path> shipped_cases() {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(cases_dir))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST_F(EveryCase, EveryShippedCaseValidatesAndEveryModelHasOne) {
+  std::set<std::string> models;
+  for (const fs::path& file : shipped_cases()) {
+    const std::string name = file.stem().string();
+    const Result r = granular("validate", name, {});
+    EXPECT_EQ(r.code, 0) << name << "\n" << r.err;
+    models.insert(json::parse(slurp(file))["model"].get<std::string>());
+  }
+  for (const auto& [model, keys] : documented_keys)
+    EXPECT_TRUE(models.count(model)) << "no shipped case of " << model;
+  EXPECT_EQ(models.size(), documented_keys.size());
+}
+
+TEST_F(EveryCase, AShortenedRunOfEveryShippedCaseWritesItsSummary) {
+  for (const fs::path& file : shipped_cases()) {
+    const std::string name = file.stem().string();
+    const std::string model = json::parse(slurp(file))["model"];
+    ASSERT_TRUE(shortened.count(model)) << model;
+    const fs::path out = dir_ / name;
+    const Result r = granular("run", name, shortened.at(model), out);
+    ASSERT_EQ(r.code, 0) << name << "\n" << r.err;
+    const json s = json::parse(slurp(out / "summary.json"));
+    EXPECT_EQ(s["model"], model) << name;
+    for (const char* key : {"granular_version", "case"}) EXPECT_TRUE(s.contains(key)) << name;
+    // a dimer sweep (Fig. 11) has the results of one run per point
+    const bool sweep = model == "dimer" && s.contains("sweep");
+    for (const json& run : sweep ? s["sweep"] : json::array({s})) {
+      for (const std::string& key : documented_keys.at(model)) {
+        if (sweep && key == "impact_count") continue;  // per point: the drift and the mode
+        EXPECT_TRUE(run.contains(key)) << name << ": no " << key;
+      }
+      if (model == "packing_ensemble") {
+        for (const json& p : run["packings"]) EXPECT_TRUE(p.contains("status")) << name;
+      } else if (model != "collision") {
+        EXPECT_TRUE(impact_statuses.count(run["status"].get<std::string>()))
+            << name << ": " << run["status"];
+        EXPECT_EQ(run["status"] == "model_stop", run["reason"].is_string()) << name;
+      }
+    }
+    fs::remove_all(out);
+  }
+}
+
+TEST_F(EveryCase, BadInputOfEveryModelIsOneLineWithThePointerAndWritesNothing) {
+  for (const BadInput& b : bad_inputs) {
+    expect_refused(b.file, {"/no_such_key=1"}, "/no_such_key", "unknown key");
+    expect_refused(b.file, {b.required + "=null"}, b.required);
+    expect_refused(b.file, {b.out_of_range}, b.pointer_of_range);
+  }
+}
+
+TEST_F(EveryCase, KeysOfEarlierVersionsNameTheirNewKey) {
+  const std::pair<std::string, std::string> renamed[] = {
+      {"pendulum_mu0", "/run/output_interval"},
+      {"dimer_fig3_ar39_mu012", "/run/output_interval"},
+      {"prism_fig5_n22", "/run/sample_dt"},
+      {"billiard_wedge_6p6hz", "/run/trajectory_interval"},
+      {"billiard_wedge_6p6hz", "/run/max_time"},
+      {"prism_fig5_n22", "/run/max_impacts"},
+      {"prism_fig5_n22", "/run/zeno_min_speed"},
+      {"prism_fig5_n22", "/integrator/first_step"},
+      {"prism_fig5_n22", "/integrator/event_tol"},
+      {"dimer_fig3_ar39_mu012", "/numerics/max_events"},
+      {"dimer_fig3_ar39_mu012", "/numerics/impact_to_contact"},
+      {"pendulum_mu0", "/zeno/baumgarte_rate"},
+  };
+  const std::map<std::string, std::string> new_key = {
+      {"/run/output_interval", "/run/sample_interval"},
+      {"/run/sample_dt", "/run/sample_interval"},
+      {"/run/trajectory_interval", "/run/sample_interval"},
+      {"/run/max_time", "/run/t_end"},
+      {"/run/max_impacts", "/run/max_events"},
+      {"/run/zeno_min_speed", "/zeno/min_speed"},
+      {"/integrator/first_step", "/integrator/step"},
+      {"/integrator/event_tol", "/integrator/event_time_tol"},
+      {"/numerics/max_events", "/run/max_events"},
+      {"/numerics/impact_to_contact", "/zeno/min_speed"},
+      {"/zeno/baumgarte_rate", "/obstacle/baumgarte_rate"},
+  };
+  for (const auto& [name, old_key] : renamed)
+    expect_refused(name, {old_key + "=1"}, old_key, "renamed: use " + new_key.at(old_key));
+}
+
+}  // namespace
