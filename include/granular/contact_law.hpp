@@ -1,4 +1,4 @@
-// The contact law shared by every model of granular (spec thesis-packings.md §2, §3.2–3.3).
+// The contact law shared by every model of granular (docs/model.md §2, §3.2–3.3).
 //
 // Normal force (eq. 4.2, with the erratum of 4.53):   n = max(k_n δ + γ_n δ̇, 0)
 //   δ  = R_a + R_b − |r_b − r_a| is the overlap, δ̇ its rate; no attraction, no cohesion.

@@ -11,7 +11,7 @@
 
 #include "granular/hd.hpp"
 #if !GRANULAR_HOST_ONLY
-#error "granular/impact/run_limits.hpp is host-only"
+#error "granular/cases/run_limits.hpp is host-only"
 #endif
 
 #include <string>

@@ -1,5 +1,5 @@
 // Routh's planar impact law with Poisson's restitution and Coulomb friction, generic over the
-// 2×2 Delassus matrix of one contact (spec pendulum.md §2.4–2.5; Routh 1905, as used by
+// 2×2 Delassus matrix of one contact (docs/pendulum.md §2.4–2.5; Routh 1905, as used by
 // Sypniewska-Kamińska, Starosta & Awrejcewicz 2017). Part of contact_law.hpp.
 //
 // Notation of the spec: s = tangential (slip) velocity, c = normal velocity (c < 0 while

@@ -1,14 +1,14 @@
 // Tests for include/granular/impulse/darboux_keller.hpp, with the dimer's Delassus matrix
-// (src/impact/dimer_model.cpp) as the mechanical system (spec dimer.md §6, grade A 1–6).
+// (src/impact/dimer/dynamics.cpp) as the mechanical system (docs/dimer.md §6, grade A 1–6).
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <random>
 
-#include <gtest/gtest.h>
-
 #include "granular/contact_law.hpp"
-#include "granular/impact/dimer.hpp"
+#include "granular/impact/dimer/run.hpp"
 
-namespace granular::impact {
+namespace granular::dimer {
 namespace {
 
 constexpr double kPi = 3.141592653589793;
@@ -60,8 +60,8 @@ TEST(DimerDelassus, MatchesPaperBCoefficients) {
         EXPECT_NEAR(b.b1, b.beta / p.mass(), 1e-15);
         // W_nn = 1/m + (l²/4)cos²θ/J with J = m_b l²/2 + 4 m_b r²/5 + m_r (l − 2r)²/12
         const double rod_len = p.l - 2.0 * p.r;
-        const double j = 0.5 * p.m_b * p.l * p.l + 0.8 * p.m_b * p.r * p.r +
-                         p.m_r * rod_len * rod_len / 12.0;
+        const double j =
+            0.5 * p.m_b * p.l * p.l + 0.8 * p.m_b * p.r * p.r + p.m_r * rod_len * rod_len / 12.0;
         const double c = std::cos(theta);
         EXPECT_NEAR(w[0][0], 1.0 / p.mass() + 0.25 * p.l * p.l * c * c / j, 1e-12 * scale);
         EXPECT_NEAR(w[0][1], 1.0 / p.mass() - 0.25 * p.l * p.l * c * c / j, 1e-12 * scale);
@@ -118,8 +118,7 @@ TEST(DimerDarbouxKeller, ConstantSlipClosedForm) {
     } else {
       // (4.1): the slope is −[(b1 + b4 + b5)μ + b6]/β
       const DimerBCoefficients b = dimer_b_coefficients(p, theta);
-      EXPECT_NEAR((r.u_t[0] - u_t) / r.p_n[0], -((b.b1 + b.b4 + b.b5) * mu + b.b6) / b.beta,
-                  1e-9);
+      EXPECT_NEAR((r.u_t[0] - u_t) / r.p_n[0], -((b.b1 + b.b4 + b.b5) * mu + b.b6) / b.beta, 1e-9);
     }
   }
 }
@@ -131,8 +130,8 @@ TEST(DimerDarbouxKeller, StickOrReversalMidImpact) {
   {
     const DimerParams p = dimer(5.7);
     ASSERT_LT(dimer_mu_stick_single(p, 0.0), mu_s);
-    const impulse::DkResult r = impulse::darboux_keller_impact(
-        dk_params(0.65, mu_s, mu), left_impact(p, 0.0, -0.2, 0.005));
+    const impulse::DkResult r =
+        impulse::darboux_keller_impact(dk_params(0.65, mu_s, mu), left_impact(p, 0.0, -0.2, 0.005));
     EXPECT_EQ(r.slip[0], impulse::DkSlip::stick);
     EXPECT_EQ(r.u_t[0], 0.0);
     // the slope changes when the slip stops, so the energetic e is not Newton's: only separation
@@ -142,8 +141,8 @@ TEST(DimerDarbouxKeller, StickOrReversalMidImpact) {
   {
     const DimerParams p = dimer(3.9);
     ASSERT_GT(dimer_mu_stick_single(p, 0.0), mu_s);
-    const impulse::DkResult r = impulse::darboux_keller_impact(
-        dk_params(0.65, mu_s, mu), left_impact(p, 0.0, -0.2, 0.005));
+    const impulse::DkResult r =
+        impulse::darboux_keller_impact(dk_params(0.65, mu_s, mu), left_impact(p, 0.0, -0.2, 0.005));
     EXPECT_EQ(r.slip[0], impulse::DkSlip::reverse);
     EXPECT_LT(r.u_t[0], -1e-3);
     EXPECT_GT(r.u_n[0], 0.0);
@@ -235,4 +234,4 @@ TEST(DimerImpactEnergy, ConservedWhenElasticAndFrictionless) {
 }
 
 }  // namespace
-}  // namespace granular::impact
+}  // namespace granular::dimer

@@ -1,5 +1,5 @@
 // Tests for include/granular/impulse/routh.hpp: Routh's method with Poisson's restitution
-// against hand-derived impulses of every case of spec pendulum.md §2.5 (at the configuration
+// against hand-derived impulses of every case of docs/pendulum.md §2.5 (at the configuration
 // of §6 case 3), the frictionless closed form, mirror symmetry and energy over random impacts.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 
 #include "granular/contact_law.hpp"
-#include "granular/impact/pendulum.hpp"
+#include "granular/impact/pendulum/dynamics.hpp"
 
 namespace granular::impulse {
 namespace {
@@ -16,10 +16,10 @@ constexpr double kPi = 3.141592653589793238462643383280;
 
 // W at ψ1* = −16°, ψ2* = arccos((D − r − l1 cos ψ1*)/L), where f = 0 (spec §6 case 3).
 Delassus spec_configuration() {
-  const impact::PendulumParams p;
+  const pendulum::PendulumParams p;
   const double psi1 = -16.0 * kPi / 180.0;
   const double psi2 = std::acos((p.D - p.r - p.l1 * std::cos(psi1)) / p.L());
-  return impact::pendulum_delassus(p, psi1, psi2);
+  return pendulum::pendulum_delassus(p, psi1, psi2);
 }
 
 struct Expected {

@@ -1,0 +1,56 @@
+// A regular N-gon prism rolling down a ramp by pure rotation about its edges (Zhao, Liu & Ma
+// 2014; docs/prism.md). Contact phases are a 1-DOF inverted pendulum about the rolling
+// edge A (§2.1, with the corrected reaction forces); each face impact is either the Winkler
+// line impact integrated in the stress impulse p* with the signed-root state (§2.3) and ended
+// by the termination rule (3.29), or the classic rigid plastic point impact at the leading
+// edge B (κ_c, §0) for comparison.
+//
+// Conventions (§1): θ is counter-clockwise, so rolling downhill has θ̇ < 0; all angular
+// velocities below are θ̇ in that sign convention. λ is the angle between the next face AB and
+// the ramp; it falls from 2α to 0 in a contact phase (λ̇ = θ̇).
+//
+// This header: the geometry and the parameters. The driver's vocabulary (State, OdeOptions,
+// RunStatus, ...) is used unqualified in the model's namespace.
+#pragma once
+
+#include "granular/hd.hpp"
+#if !GRANULAR_HOST_ONLY
+#error "granular/impact/prism/params.hpp is host-only"
+#endif
+
+#include "granular/impact/hybrid.hpp"
+
+namespace granular::prism {
+
+using namespace impact;
+
+// The closed-form geometry and mass properties of §1 (per unit mass).
+struct PrismGeometry {
+  int n_sides;          // N
+  double circumradius;  // a0, centre of mass C to each edge [m]
+  double length;        // l, along the axis [m]
+  double alpha;         // half central angle π/N [rad]
+  double face_width;    // b = 2 a0 sinα [m]
+  double apothem;       // h = a0 cosα, C to each face [m]
+  double j_c;           // J/m = a0²(cos2α + 2)/6 [m²]
+  double j_edge;        // J_A/m = a0²(cos2α + 8)/6, about an edge [m²]
+  double j_face;        // J'/m = J/m + h², sticking face [m²]
+  double area;          // cross-section (N/2) a0² sin2α [m²]
+};
+
+PrismGeometry prism_geometry(int n_sides, double circumradius, double length);
+
+enum class PrismImpactModel { line, point };
+
+// The model: constant during a run (STYLE §2).
+struct PrismParams {
+  PrismGeometry geometry;
+  double mass = 0.0;      // m [kg]
+  double slope = 0.0;     // β [rad]
+  double gravity = 9.81;  // g [m/s²]
+  double mu_s = 0.12;     // stick coefficient μ_s
+  double mu_slip = 0.12;  // slip coefficient μ (the paper gives none)
+  PrismImpactModel impact = PrismImpactModel::line;
+};
+
+}  // namespace granular::prism

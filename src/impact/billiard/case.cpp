@@ -1,0 +1,430 @@
+// The "billiard" case: validation of the case file (docs/billiard.md), describe() and run(),
+// which writes collisions.csv, return_map.csv, contact_phases.csv, trajectory.csv (optional)
+// and summary.json.
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "granular/cases/impact_schema.hpp"
+#include "granular/cases/models.hpp"
+#include "granular/constants.hpp"
+#include "granular/impact/billiard/run.hpp"
+#include "granular/io/output.hpp"
+
+namespace granular::cases {
+
+using namespace billiard;  // the model's physics
+
+namespace {
+
+using io::Bound;
+using io::JsonObject;
+
+std::string fmt(const char* f, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+// the boundary of spec §1 (Feldt & Olafsen's values as defaults, in SI)
+BilliardBoundary read_boundary(const JsonObject& o) {
+  o.allow_only({"shape", "a", "slope", "c", "alpha", "beta", "delta", "ceiling_height"});
+  BilliardBoundary b;
+  const std::string shape =
+      o.choice("shape", {"parabola", "wedge", "hyperbola", "flat"}, "boundary shape");
+  const auto only = [&](const char* key, bool allowed) {
+    if (!allowed) o.forbid(key, "not a parameter of the " + shape);
+  };
+  only("a", shape == "parabola");
+  only("slope", shape == "wedge");
+  only("c", shape != "hyperbola");
+  only("alpha", shape == "hyperbola");
+  only("beta", shape == "hyperbola");
+  only("delta", shape == "hyperbola");
+  if (shape == "parabola") {
+    b.shape = BoundaryShape::parabola;
+    b.a = o.number_or("a", 26.0, Bound::positive);
+  } else if (shape == "wedge") {
+    b.shape = BoundaryShape::wedge;
+    b.slope = o.number_or("slope", 1.85, Bound::positive);
+  } else if (shape == "hyperbola") {
+    b.shape = BoundaryShape::hyperbola;
+    b.alpha = o.number_or("alpha", 4.03e-3, Bound::positive);
+    b.beta = o.number_or("beta", 800.0, Bound::positive);
+    b.delta = o.number_or("delta", 0.0445, Bound::any);
+  } else {
+    b.shape = BoundaryShape::flat;
+  }
+  if (shape != "hyperbola") b.c = o.number_or("c", 0.0063, Bound::any);
+  return b;
+}
+
+struct BilliardRun final : Case {
+  BilliardModel model;
+  BilliardInitial initial;
+  double frequency = 0.0;  // [Hz]
+
+  void describe(std::ostream& out) const override;
+  RunEnd run(const RunContext& ctx) const override {
+    std::ostream quiet(nullptr);
+    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
+    return RunEnd::complete;
+  }
+  void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                 std::ostream& progress) const;
+};
+
+const char* shape_name(BoundaryShape s) {
+  switch (s) {
+    case BoundaryShape::parabola:
+      return "parabola";
+    case BoundaryShape::wedge:
+      return "wedge";
+    case BoundaryShape::hyperbola:
+      return "hyperbola";
+    default:
+      return "flat";
+  }
+}
+
+void BilliardRun::describe(std::ostream& out) const {
+  const BilliardModel& m = model;
+  const double k_ratio = 1.0 + m.ball.mass * m.ball.radius * m.ball.radius / m.ball.inertia;
+  out << "billiard: " << shape_name(m.boundary.shape) << ", ball m = " << fmt("%.6g", m.ball.mass)
+      << " kg, b = " << fmt("%.6g", m.ball.radius) << " m, J = " << fmt("%.6g", m.ball.inertia)
+      << " kg m^2 (m k = 1 + m b^2/J = " << fmt("%.6g", k_ratio) << ")\n";
+  // geometry (spec §1 [D])
+  switch (m.boundary.shape) {
+    case BoundaryShape::parabola:
+      out << "boundary: vertex radius of curvature 1/(2a) = " << fmt("%.6g", 0.5 / m.boundary.a)
+          << " m\n";
+      break;
+    case BoundaryShape::wedge:
+      out << "boundary: half-angle from vertical atan(1/slope) = "
+          << fmt("%.6g", std::atan(1.0 / m.boundary.slope) / degree) << " deg\n";
+      break;
+    case BoundaryShape::hyperbola:
+      out << "boundary: vertex height sqrt(alpha) - delta = "
+          << fmt("%.6g", std::sqrt(m.boundary.alpha) - m.boundary.delta)
+          << " m, asymptotic slope sqrt(alpha beta) = "
+          << fmt("%.6g", std::sqrt(m.boundary.alpha * m.boundary.beta)) << "\n";
+      break;
+    default:
+      break;
+  }
+  out << "resting centre height at q1 = 0: " << fmt("%.6g", resting_height(m, 0.0)) << " m";
+  if (m.boundary.has_ceiling) out << "; ceiling at " << fmt("%.6g", m.boundary.ceiling) << " m";
+  out << "\n";
+  const double aw = m.drive.amplitude * m.drive.omega;
+  out << "drive: f = " << fmt("%.6g", frequency) << " Hz, A = " << fmt("%.6g", m.drive.amplitude)
+      << " m, peak wall speed A w = " << fmt("%.4g", aw)
+      << " m/s, A w^2 / g = " << fmt("%.4g", aw * m.drive.omega / m.gravity) << ", half period "
+      << fmt("%.6g", 0.5 / frequency) << " s\n";
+  out << "impact: "
+      << (m.law.law == ImpactLaw::kane_levinson ? "kane_levinson" : "gorski_srokowski")
+      << ", e = " << fmt("%.4g", m.law.e) << ", mu = " << fmt("%.4g", m.law.mu_static)
+      << ", mu' = " << fmt("%.4g", m.law.mu_kinetic)
+      << "; spinless ball on a static wall sticks iff |u4/u5| < (1 + m b^2/J) mu (1 + e) = "
+      << fmt("%.6g", k_ratio * m.law.mu_static * (1.0 + m.law.e)) << "; e = 1 below "
+      << fmt("%.4g", m.law.low_velocity_speed) << " m/s\n";
+  out << "drag: C1 = " << fmt("%.4g", m.drag.c1) << " N s/m, C2 = " << fmt("%.4g", m.drag.c2)
+      << " kg/m; at 1 m/s the drag is "
+      << fmt("%.3g", (m.drag.c1 + m.drag.c2) / (m.ball.mass * m.gravity)) << " g\n";
+  out << "integrator: " << (m.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
+      << fmt("%.4g", m.ode.step) << " s, event tolerance " << fmt("%.3g", m.ode.event_time_tol)
+      << " s; Zeno: approach < " << fmt("%.3g", m.zeno.min_speed) << " m/s or > "
+      << m.zeno.max_impacts << " impacts in " << fmt("%.3g", m.zeno.window)
+      << " s, then a plastic impact and persistent contact (roll if |F_t| <= mu F_n, else slide "
+         "with mu')\n";
+  out << "run: " << m.max_collisions << " collisions (at most " << fmt("%.6g", m.max_time)
+      << " s) from (q1, q2) = (" << fmt("%.6g", initial.q1) << ", " << fmt("%.6g", initial.q2)
+      << ") m\n";
+}
+
+std::string collisions_csv(const BilliardResult& r) {
+  std::ostringstream out;
+  out.precision(12);
+  out << "n,t,surface,q1,height,flight_time,u_n_before,u_t_after,spin_after,u5_after,sticking,"
+         "e_used,energy,norm_height,norm_u_t\n";
+  for (std::size_t n = 0; n < r.collisions.size(); ++n) {
+    const BilliardCollision& c = r.collisions[n];
+    out << n << ',' << c.t << ',' << surface_name(c.surface) << ',' << c.q1 << ',' << c.height
+        << ',' << c.flight_time << ',' << c.u_n_before << ',' << c.u_t_after << ',' << c.spin_after
+        << ',' << c.u5_after << ',' << (c.sticking ? 1 : 0) << ',' << c.e_used << ',' << c.energy
+        << ',' << c.norm_height << ',' << c.norm_u_t << '\n';
+  }
+  return out.str();
+}
+
+// the phases of persistent contact (the Zeno policy, docs/billiard.md)
+std::string contact_csv(const BilliardResult& r) {
+  std::ostringstream out;
+  out.precision(12);
+  out << "n,episode,surface,mode,t_start,t_end,end,q1_start,q2_start,q1_end,q2_end,f_n_end\n";
+  for (std::size_t n = 0; n < r.contact_phases.size(); ++n) {
+    const BilliardContactPhase& p = r.contact_phases[n];
+    out << n << ',' << p.episode << ',' << surface_name(p.surface) << ','
+        << billiard_mode_name(p.mode) << ',' << p.t_start << ',' << p.t_end << ','
+        << billiard_end_name(p.end) << ',' << p.q1_start << ',' << p.q2_start << ',' << p.q1_end
+        << ',' << p.q2_end << ',' << p.f_n_end << '\n';
+  }
+  return out.str();
+}
+
+// the contact block of summary.json: counts, times per mode, ends, and every phase
+nlohmann::json contact_summary(const BilliardResult& r) {
+  double roll = 0.0, slide = 0.0;
+  nlohmann::json ends = nlohmann::json::object();
+  nlohmann::json list = nlohmann::json::array();
+  for (const BilliardContactPhase& p : r.contact_phases) {
+    (p.mode == BilliardContactMode::roll ? roll : slide) += p.t_end - p.t_start;
+    const char* end = billiard_end_name(p.end);
+    ends[end] = ends.value(end, 0) + 1;
+    list.push_back({{"episode", p.episode},
+                    {"surface", surface_name(p.surface)},
+                    {"mode", billiard_mode_name(p.mode)},
+                    {"t_start", p.t_start},
+                    {"t_end", p.t_end},
+                    {"end", end}});
+  }
+  const long long episodes = r.contact_phases.empty() ? 0 : r.contact_phases.back().episode + 1;
+  return {{"episodes", episodes}, {"phases", r.contact_phases.size()},
+          {"roll_time", roll},    {"slide_time", slide},
+          {"ends", ends},         {"list", std::move(list)}};
+}
+
+// q2,n+1 vs q2,n and t_n+1 vs t_n (Figs. 4–6)
+std::string return_map_csv(const BilliardResult& r) {
+  std::ostringstream out;
+  out.precision(12);
+  out << "n,height_n,height_n1,flight_n,flight_n1\n";
+  for (std::size_t n = 0; n + 1 < r.collisions.size(); ++n) {
+    const BilliardCollision& a = r.collisions[n];
+    const BilliardCollision& b = r.collisions[n + 1];
+    out << n << ',' << a.height << ',' << b.height << ',' << a.flight_time << ',' << b.flight_time
+        << '\n';
+  }
+  return out.str();
+}
+
+std::string trajectory_csv(const BilliardResult& r) {
+  std::ostringstream out;
+  out.precision(12);
+  out << "t,q1,q2,v1,v2,spin,wall_offset\n";
+  for (const BilliardSample& s : r.trajectory)
+    out << s.t << ',' << s.q1 << ',' << s.q2 << ',' << s.v1 << ',' << s.v2 << ',' << s.spin << ','
+        << s.wall_offset << '\n';
+  return out.str();
+}
+
+// mean and standard deviation of a column over the last n collisions
+nlohmann::json tail_stats(const BilliardResult& r, std::size_t n, double BilliardCollision::*f,
+                          bool absolute) {
+  const std::size_t count = std::min(n, r.collisions.size());
+  if (count == 0) return nullptr;
+  double sum = 0.0, sum2 = 0.0;
+  for (std::size_t i = r.collisions.size() - count; i < r.collisions.size(); ++i) {
+    const double x = absolute ? std::fabs(r.collisions[i].*f) : r.collisions[i].*f;
+    sum += x;
+    sum2 += x * x;
+  }
+  const double mean = sum / count;
+  return {{"mean", mean}, {"std", std::sqrt(std::max(sum2 / count - mean * mean, 0.0))}};
+}
+
+void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                            std::ostream& progress) const {
+  const BilliardResult r = run_billiard(model, initial);
+  progress << "billiard: " << r.collisions.size() << " collisions in " << fmt("%.6g", r.t_end)
+           << " s, status " << run_status_name(r.status)
+           << (r.reason.empty() ? "" : " (" + r.reason + ")") << " (" << r.ceiling_hits
+           << " ceiling hits, " << r.sticking << " sticking, " << r.low_velocity
+           << " under the e = 1 rule, " << r.grazing << " grazing)\n";
+  if (r.zeno_switches > 0 || !r.contact_phases.empty())
+    progress << "  accumulating impacts " << r.zeno_switches
+             << " times (first at t = " << fmt("%.8g", r.zeno_time)
+             << " s): " << r.contact_phases.size() << " contact phases, " << r.liftoff_at_once
+             << " plastic impacts left the surface at once\n";
+  if (r.status == RunStatus::zeno)
+    progress << "  persistent contact could not go on at t = " << fmt("%.8g", r.t_end) << " s ("
+             << r.fallback << "): the run ended cleanly there\n";
+
+  io::write_file_atomic(out_dir / "collisions.csv", collisions_csv(r));
+  io::write_file_atomic(out_dir / "return_map.csv", return_map_csv(r));
+  if (!r.trajectory.empty()) io::write_file_atomic(out_dir / "trajectory.csv", trajectory_csv(r));
+  io::write_file_atomic(out_dir / "contact_phases.csv", contact_csv(r));
+
+  // the summary last, so that its presence means the run completed
+  nlohmann::json summary = io::summary_header("billiard", case_echo);
+  io::put_run_status(summary, run_status_name(r.status), r.reason, r.detail);
+  summary["t_end"] = r.t_end;
+  summary["counts"] = {{"collisions", r.collisions.size()},
+                       {"ceiling_hits", r.ceiling_hits},
+                       {"sticking", r.sticking},
+                       {"low_velocity_rule", r.low_velocity},
+                       {"grazing", r.grazing},
+                       {"zeno_switches", r.zeno_switches},
+                       {"plastic_switches", r.plastic_switches},
+                       {"contact_phases", r.contact_phases.size()},
+                       {"liftoff_at_once", r.liftoff_at_once}};
+  const bool detected = r.zeno_switches > 0;
+  summary["zeno"] = {{"detected", detected},
+                     {"policy",
+                      "plastic impact, then persistent contact (roll or slide) until "
+                      "lift-off"},
+                     {"switches", r.zeno_switches},
+                     {"t", detected ? nlohmann::json(r.zeno_time) : nlohmann::json(nullptr)},
+                     {"q1", detected ? nlohmann::json(r.zeno_q1) : nlohmann::json(nullptr)},
+                     {"q2", detected ? nlohmann::json(r.zeno_q2) : nlohmann::json(nullptr)},
+                     {"fallback", r.status == RunStatus::zeno ? nlohmann::json(r.fallback)
+                                                              : nlohmann::json(nullptr)}};
+  summary["contact"] = contact_summary(r);
+  summary["tail_100"] = {
+      {"height", tail_stats(r, 100, &BilliardCollision::height, false)},
+      {"flight_time", tail_stats(r, 100, &BilliardCollision::flight_time, false)},
+      {"abs_u_t_after", tail_stats(r, 100, &BilliardCollision::u_t_after, true)},
+      {"norm_height", tail_stats(r, 100, &BilliardCollision::norm_height, false)},
+      {"abs_norm_u_t", tail_stats(r, 100, &BilliardCollision::norm_u_t, true)}};
+  nlohmann::json list = nlohmann::json::array();
+  for (const BilliardCollision& c : r.collisions) {
+    list.push_back({{"t", c.t},
+                    {"surface", surface_name(c.surface)},
+                    {"q1", c.q1},
+                    {"height", c.height},
+                    {"flight_time", c.flight_time},
+                    {"u_n_before", c.u_n_before},
+                    {"u_t_after", c.u_t_after},
+                    {"spin_after", c.spin_after},
+                    {"sticking", c.sticking},
+                    {"e_used", c.e_used}});
+  }
+  summary["collisions"] = std::move(list);
+  io::write_json_atomic(out_dir / "summary.json", summary);
+}
+
+}  // namespace
+
+std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::string>&) {
+  root.allow_only({"model", "description", "gravity", "ball", "boundary", "drive", "drag", "impact",
+                   "initial", "integrator", "zeno", "run"});
+  auto c = std::make_unique<BilliardRun>();
+  BilliardModel& m = c->model;
+  if (root.has("description")) root.string("description");
+  m.gravity = root.number_or("gravity", 9.81, Bound::non_negative);
+
+  // the ball (spec §1: J of a solid sphere [D])
+  const JsonObject ball = root.object_or_empty("ball");
+  ball.allow_only({"radius", "mass", "inertia"});
+  m.ball.radius = ball.number_or("radius", 1.55e-3, Bound::positive);
+  m.ball.mass = ball.number_or("mass", 1.3028e-4, Bound::positive);
+  m.ball.inertia =
+      ball.number_or("inertia", 0.4 * m.ball.mass * m.ball.radius * m.ball.radius, Bound::positive);
+
+  // the boundary and its ceiling (null: none)
+  const JsonObject boundary = root.object("boundary");
+  m.boundary = read_boundary(boundary);
+  if (!boundary.has("ceiling_height")) {
+    boundary.number_or("ceiling_height", 0.0);
+    boundary.value("ceiling_height") = nullptr;
+  } else if (!boundary.value("ceiling_height").is_null()) {
+    m.boundary.has_ceiling = true;
+    m.boundary.ceiling = boundary.number("ceiling_height", Bound::any);
+  }
+
+  // the drive Δq1 = A sin(2π f t) (Eq. 10)
+  const JsonObject drive = root.object("drive");
+  drive.allow_only({"amplitude", "frequency"});
+  m.drive.amplitude = drive.number("amplitude", Bound::non_negative);
+  c->frequency = drive.number("frequency", Bound::positive);
+  m.drive.omega = 2.0 * pi * c->frequency;
+
+  // drag (Eq. 4 with D = 2b as the defaults)
+  const JsonObject drag = root.object_or_empty("drag");
+  drag.allow_only({"c1", "c2"});
+  const double diameter = 2.0 * m.ball.radius;
+  m.drag.c1 = drag.number_or("c1", 1.55e-4 * diameter, Bound::non_negative);
+  m.drag.c2 = drag.number_or("c2", 0.22 * diameter * diameter, Bound::non_negative);
+
+  // the impact law (spec §4)
+  const JsonObject impact = root.object_or_empty("impact");
+  impact.allow_only({"law", "e", "mu_static", "mu_kinetic", "low_velocity_speed", "r"});
+  const std::string law =
+      impact.choice_or("law", {"kane_levinson", "gorski_srokowski"}, "impact law", "kane_levinson");
+  m.law.law = law == "kane_levinson" ? ImpactLaw::kane_levinson : ImpactLaw::gorski_srokowski;
+  m.law.e = impact.number_or("e", 0.393, Bound::non_negative);
+  if (m.law.e > 1.0) impact.fail("e", "must be <= 1");
+  m.law.mu_static = impact.number_or("mu_static", 0.61, Bound::non_negative);
+  m.law.mu_kinetic = impact.number_or("mu_kinetic", 0.47, Bound::non_negative);
+  if (m.law.mu_kinetic > m.law.mu_static)
+    impact.fail("mu_kinetic", "must be <= mu_static (" + io::format_number(m.law.mu_static) +
+                                  "): a larger kinetic coefficient could reverse the slip and "
+                                  "gain energy");
+  m.law.low_velocity_speed = impact.number_or("low_velocity_speed", 0.05, Bound::non_negative);
+  m.law.r = impact.number_or("r", 0.43, Bound::non_negative);
+  if (m.law.r > 1.0) impact.fail("r", "must be <= 1");
+
+  // the shared groups (impact_schema.hpp): flights by fixed-step RK4; a Zeno threshold of
+  // 4 g h lets through only flights of several steps
+  ImpactDefaults d;
+  d.t_end = 1e4;
+  d.sample_interval = 0.0;
+  d.ode.scheme = Scheme::rk4;
+  d.ode.step = 1e-4;
+  d.ode.max_step = 1e-3;
+  d.flight_gravity = m.gravity;
+  d.zeno.min_speed = 0.0;
+  d.min_speed_in_gh = 4.0;
+  d.zeno.max_impacts = 50;
+  d.zeno.window = 0.05;
+  d.run_keys = {"collisions"};
+  const impact::DriverOptions driver = parse_driver_options(root, d);
+  const JsonObject integrator = root.object_or_empty("integrator");
+  if (driver.ode.step > 1e-2)
+    integrator.fail("step", io::format_number(driver.ode.step) + " s is too large: at most 0.01 s");
+  m.ode = driver.ode;
+  m.max_time = driver.t_end;
+  m.sample_interval = driver.sample_interval;
+  m.max_events = driver.max_events;
+  m.zeno = driver.zeno;
+  m.max_collisions = root.object_or_empty("run").integer_or("collisions", 25000, 1);
+
+  // the start (spec §5: at rest; here a small drop onto the floor at q1)
+  const JsonObject initial = root.object_or_empty("initial");
+  initial.allow_only({"q1", "q2", "drop_height", "v1", "v2", "spin"});
+  if (initial.has("q2") && initial.has("drop_height"))
+    initial.fail("", "give either q2 or drop_height, not both");
+  c->initial.q1 = initial.number_or("q1", 0.0);
+  double rest = 0.0;
+  try {
+    rest = resting_height(m, c->initial.q1);
+  } catch (const std::domain_error& e) {
+    boundary.fail("", e.what());
+  }
+  // the run's positions must resolve the ball: a double near the resting height carries
+  // steps far below the radius
+  if (!(std::fabs(rest) < m.ball.radius * 1e9))
+    boundary.fail("", "puts the ball's resting height at " + io::format_number(rest) +
+                          " m, more than 1e9 ball radii from the origin: positions there are "
+                          "too coarse to resolve a ball of radius " +
+                          io::format_number(m.ball.radius) + " m");
+  if (initial.has("q2")) {
+    c->initial.q2 = initial.number("q2");
+    if (!(c->initial.q2 > rest))
+      initial.fail("q2", io::format_number(c->initial.q2) +
+                             " m is not above the floor: the ball touches it at q2 = " +
+                             io::format_number(rest) + " m");
+  } else {
+    c->initial.q2 = rest + initial.number_or("drop_height", 1e-3, Bound::positive);
+  }
+  if (m.boundary.has_ceiling && !(c->initial.q2 < m.boundary.ceiling - m.ball.radius))
+    boundary.fail("ceiling_height", "leaves no room for the ball above its start (q2 = " +
+                                        io::format_number(c->initial.q2) + " m)");
+  c->initial.v1 = initial.number_or("v1", 0.0);
+  c->initial.v2 = initial.number_or("v2", 0.0);
+  c->initial.spin = initial.number_or("spin", 0.0);
+
+  return c;
+}
+
+}  // namespace granular::cases

@@ -1,0 +1,499 @@
+// The "dimer" case of the CLI: validation of its keys (docs/dimer.md), the derived quantities
+// of `granular validate`, and the outputs of a run (dimer.csv, impacts.csv, phases.csv,
+// summary.json) or of a sweep over aspect ratio and frequency (sweep.csv, summary.json).
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "granular/cases/impact_schema.hpp"
+#include "granular/cases/models.hpp"
+#include "granular/cases/run_limits.hpp"
+#include "granular/constants.hpp"
+#include "granular/impact/dimer/run.hpp"
+#include "granular/io/output.hpp"
+#include "granular/vibration.hpp"
+
+namespace granular::cases {
+
+using namespace dimer;  // the model's physics
+
+namespace {
+
+using io::Bound;
+using io::format_number;
+using io::JsonObject;
+
+// Steel density of spec §1 [kg/m³], for the default sphere mass.
+constexpr double kSteelDensity = 7.8e3;
+// The glass density the paper states for Fig. 2 (spec §1; real glass is about 2.5e3) [kg/m³].
+constexpr double kGlassDensity = 1.0e3;
+// The largest time series we write [rows], and the impacts/phases listed in summary.json.
+constexpr double kMaxSamples = 1e7;
+constexpr std::size_t kMaxListed = 2000;
+
+// One point of a sweep: the aspect ratio and frequency that replace the case's own.
+struct SweepPoint {
+  double aspect_ratio;
+  double frequency;
+};
+
+class DimerCase : public Case {
+ public:
+  DimerCase(DimerParams p, double gamma, double frequency, double h0, double theta0,
+            DimerRunOptions o, std::vector<double> sweep_ar, std::vector<double> sweep_f,
+            double rod_line_density)
+      : p_(p),
+        gamma_(gamma),
+        frequency_(frequency),
+        h0_(h0),
+        theta0_(theta0),
+        o_(o),
+        sweep_ar_(std::move(sweep_ar)),
+        sweep_f_(std::move(sweep_f)),
+        rod_line_density_(rod_line_density) {}
+
+  void describe(std::ostream& out) const override {
+    const DimerBCoefficients b = dimer_b_coefficients(p_, 0.0);
+    double w0[4][4], wt[4][4];
+    dimer_delassus(p_, 0.0, w0);
+    dimer_delassus(p_, theta0_, wt);
+    const double br = p_.l / p_.r;
+    const double disc = 1.0 - 5.6 * p_.mu_i * p_.mu_i;
+    out << "dimer: Ar = " << io::format_value("%.4g", p_.aspect_ratio())
+        << ", l = " << io::format_value("%.6g", p_.l)
+        << " m, r = " << io::format_value("%.6g", p_.r) << " m, rod "
+        << io::format_value("%.6g", p_.l - 2.0 * p_.r)
+        << " m; m_b = " << io::format_value("%.6g", p_.m_b)
+        << " kg, m_r = " << io::format_value("%.6g", p_.m_r)
+        << " kg, m = " << io::format_value("%.6g", p_.mass())
+        << " kg, J = " << io::format_value("%.6g", p_.inertia()) << " kg m²\n"
+        << "plate: f = " << io::format_value("%.6g", frequency_)
+        << " Hz, omega = " << io::format_value("%.6g", p_.omega)
+        << " rad/s, Gamma = " << io::format_value("%.4g", gamma_)
+        << ", A = " << io::format_value("%.6g", p_.amplitude)
+        << " m, A omega = " << io::format_value("%.6g", p_.amplitude * p_.omega)
+        << " m/s, alpha = " << io::format_value("%.6g", p_.phase) << " rad\n"
+        << "restitution e = " << io::format_value("%.4g", p_.e)
+        << ", mu_s = " << io::format_value("%.4g", p_.mu_s)
+        << ", mu_c = " << io::format_value("%.4g", p_.mu_c)
+        << ", mu_i = " << io::format_value("%.4g", p_.mu_i)
+        << ", distributing exponent kappa = " << io::format_value("%.4g", p_.kappa) << "\n"
+        << "(3.2): beta = " << io::format_value("%.6g", b.beta)
+        << ", b1 = " << io::format_value("%.6g", b.b1)
+        << ", b5(0) = " << io::format_value("%.6g", b.b5)
+        << ", b6(0) = " << io::format_value("%.6g", b.b6) << "\n"
+        << "(3.3): mu_st(theta = 0) = " << io::format_value("%.4f", dimer_mu_stick_single(p_, 0.0))
+        << ", mu_st(theta0) = " << io::format_value("%.4f", dimer_mu_stick_single(p_, theta0_))
+        << " (stick in impacts if <= mu_s)\n"
+        << "W(theta = 0): W_n0n0 = " << io::format_value("%.6g", w0[0][0])
+        << ", W_n0n1 = " << io::format_value("%.6g", w0[0][1])
+        << ", W_n0t1 = " << io::format_value("%.6g", w0[0][3]) << " 1/kg\n"
+        << "W(theta0): W_n0n0 = " << io::format_value("%.6g", wt[0][0])
+        << ", W_n0t0 = " << io::format_value("%.6g", wt[0][2])
+        << ", W_t0t0 = " << io::format_value("%.6g", wt[2][2]) << " 1/kg\n"
+        << "(4.4): B_r = l/r = " << io::format_value("%.4g", br);
+    if (disc > 0.0)
+      out << ", roots B_r1,2 = " << io::format_value("%.4g", (1.0 - std::sqrt(disc)) / p_.mu_i)
+          << ", " << io::format_value("%.4g", (1.0 + std::sqrt(disc)) / p_.mu_i) << " for mu_i";
+    out << "\nstart: h0 = " << io::format_value("%.6g", h0_)
+        << " m, theta0 = " << io::format_value("%.6g", theta0_ / degree) << " deg, at rest\n"
+        << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s ("
+        << io::format_value("%.1f", o_.t_end * frequency_)
+        << " periods), <u> over t >= " << io::format_value("%.6g", o_.average_from)
+        << " s; rk4 step " << io::format_value("%.4g", o_.ode.step) << " s, event tolerance "
+        << io::format_value("%.3g", o_.ode.event_time_tol) << " s; impact -> contact below "
+        << io::format_value("%.4g", o_.impact_to_contact) << " m/s; " << o_.impulse_steps
+        << " impulse steps per impact\n";
+    if (!sweep_ar_.empty())
+      out << "sweep: " << sweep_ar_.size() << " aspect ratios x " << sweep_f_.size()
+          << " frequencies (Gamma, the step per period and impact_to_contact / (A omega) "
+             "fixed)\n";
+  }
+
+  RunEnd run(const RunContext& ctx) const override {
+    std::ostream quiet(nullptr);
+    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
+    return RunEnd::complete;
+  }
+
+  void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                 std::ostream& progress) const {
+    if (!sweep_ar_.empty()) {
+      run_sweep(case_echo, out_dir, progress);
+      return;
+    }
+    const DimerRun r = run_dimer(p_, dimer_initial_state(p_, h0_, theta0_), o_);
+    report(r, progress);
+    io::write_file_atomic(out_dir / "dimer.csv", series_csv(r));
+    io::write_file_atomic(out_dir / "impacts.csv", impacts_csv(r));
+    io::write_file_atomic(out_dir / "phases.csv", phases_csv(r));
+
+    // the summary last, so that its presence means the run completed
+    nlohmann::json summary = io::summary_header("dimer", case_echo);
+    add_results(summary, r, frequency_, p_.g);
+    summary["impact_count"] = r.impacts.size();
+    summary["double_impact_count"] = double_impacts(r);
+    nlohmann::json impacts = nlohmann::json::array();
+    for (std::size_t k = 0; k < r.impacts.size() && k < kMaxListed; ++k)
+      impacts.push_back(impact_json(r.impacts[k]));
+    summary["impacts"] = std::move(impacts);
+    summary["impacts_listed"] = std::min(r.impacts.size(), kMaxListed);
+    summary["phase_count"] = r.phases.size();
+    nlohmann::json phases = nlohmann::json::array();
+    for (std::size_t k = 0; k < r.phases.size() && k < kMaxListed; ++k)
+      phases.push_back({{"tip", r.phases[k].tip == 0 ? "left" : "right"},
+                        {"mode", tip_mode_name(r.phases[k].mode)},
+                        {"t_start", r.phases[k].t_start},
+                        {"t_end", r.phases[k].t_end}});
+    summary["phases"] = std::move(phases);
+    summary["phases_listed"] = std::min(r.phases.size(), kMaxListed);
+    summary["time_series"] = "dimer.csv";
+    summary["impacts_file"] = "impacts.csv";
+    summary["phases_file"] = "phases.csv";
+    summary["samples"] = r.samples.size();
+    io::write_json_atomic(out_dir / "summary.json", summary);
+  }
+
+ private:
+  static int double_impacts(const DimerRun& r) {
+    int n = 0;
+    for (const DimerImpact& im : r.impacts) n += im.tips[0] && im.tips[1];
+    return n;
+  }
+
+  // the mean drift and the mode, shared by a run and a sweep point
+  static void add_results(nlohmann::json& j, const DimerRun& r, double frequency, double g) {
+    io::put_run_status(j, run_status_name(r.status), r.reason, r.detail);
+    j["t_final"] = r.t_final;
+    j["mean_drift"] = io::json_number(r.mean_drift);
+    j["mean_drift_mm_per_s"] = io::json_number(1e3 * r.mean_drift);
+    j["mean_drift_right"] = io::json_number(r.mean_drift_right);
+    j["drift_to_bouncing_end"] = io::json_number(r.drift_to_bouncing_end);
+    j["resting_tip"] = r.resting_tip == 0 ? "left" : (r.resting_tip == 1 ? "right" : "none");
+    j["scaled_drift"] = io::json_number(r.drift_to_bouncing_end * frequency / g * 1e2);
+    j["motion"] = dimer_motion_name(r.motion);
+    j["impacts_per_period"] = {r.impacts_per_period[0], r.impacts_per_period[1]};
+    j["contact_fraction"] = {r.contact_fraction[0], r.contact_fraction[1]};
+  }
+
+  void report(const DimerRun& r, std::ostream& progress) const {
+    progress << "dimer Ar = " << io::format_value("%.3g", p_.aspect_ratio())
+             << ", f = " << io::format_value("%.4g", frequency_)
+             << " Hz, Gamma = " << io::format_value("%.3g", gamma_) << ": " << r.impacts.size()
+             << " impacts (" << double_impacts(r) << " double), " << r.phases.size()
+             << " phase intervals in [0, " << io::format_value("%.6g", r.t_final) << "] s, status "
+             << run_status_name(r.status) << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
+             << "  <u> = " << io::format_value("%+.4g", 1e3 * r.mean_drift)
+             << " mm/s (right sphere " << io::format_value("%+.4g", 1e3 * r.mean_drift_right)
+             << " mm/s); towards the bouncing end "
+             << io::format_value("%+.4g", 1e3 * r.drift_to_bouncing_end) << " mm/s, (f/g)*100 = "
+             << io::format_value("%+.4g", r.drift_to_bouncing_end * frequency_ / p_.g * 1e2) << "\n"
+             << "  motion: " << dimer_motion_name(r.motion) << " (impacts per period "
+             << io::format_value("%.3g", r.impacts_per_period[0]) << " / "
+             << io::format_value("%.3g", r.impacts_per_period[1]) << ", contact fraction "
+             << io::format_value("%.3g", r.contact_fraction[0]) << " / "
+             << io::format_value("%.3g", r.contact_fraction[1]) << ", left / right)\n";
+  }
+
+  void run_sweep(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                 std::ostream& progress) const {
+    std::vector<SweepPoint> points;
+    for (double f : sweep_f_)
+      for (double ar : sweep_ar_) points.push_back({ar, f});
+    std::vector<DimerRun> runs(points.size());
+
+    // independent runs, one per point; the step keeps its share of the period
+    const long n = static_cast<long>(points.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long k = 0; k < n; ++k) {
+      DimerParams p = p_;
+      DimerRunOptions o = o_;
+      p.l = 2.0 * (points[k].aspect_ratio - 1.0) * p.r;
+      // a rod given by its diameter keeps its cross-section: its mass follows its length
+      if (rod_line_density_ > 0.0) p.m_r = rod_line_density_ * (p.l - 2.0 * p.r);
+      p.omega = 2.0 * pi * points[k].frequency;
+      p.amplitude = drive_amplitude(gamma_, p.g, p.omega);
+      const double scale = frequency_ / points[k].frequency;
+      o.ode.step *= scale;
+      o.impact_to_contact *= scale;
+      o.t_end *= scale;
+      o.average_from *= scale;
+      o.record_series = false;
+      runs[k] = run_dimer(p, dimer_initial_state(p, h0_, theta0_), o);
+    }
+
+    std::ostringstream csv;
+    csv.precision(10);
+    csv << "frequency,aspect_ratio,mean_drift,drift_to_bouncing_end,scaled_drift,motion,impacts_"
+           "per_period_left,"
+           "impacts_per_period_right,contact_fraction_left,contact_fraction_right,status\n";
+    nlohmann::json rows = nlohmann::json::array();
+    progress << "sweep at Gamma = " << io::format_value("%.3g", gamma_) << ":\n"
+             << "   f [Hz]     Ar   <u> [mm/s]  to bouncing end  (f/g)*100  motion\n";
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      const DimerRun& r = runs[k];
+      const double scaled = r.drift_to_bouncing_end * points[k].frequency / p_.g * 1e2;
+      csv << points[k].frequency << ',' << points[k].aspect_ratio << ',' << r.mean_drift << ','
+          << r.drift_to_bouncing_end << ',' << scaled << ',' << dimer_motion_name(r.motion) << ','
+          << r.impacts_per_period[0] << ',' << r.impacts_per_period[1] << ','
+          << r.contact_fraction[0] << ',' << r.contact_fraction[1] << ','
+          << run_status_name(r.status) << '\n';
+      nlohmann::json row = {{"frequency", points[k].frequency},
+                            {"aspect_ratio", points[k].aspect_ratio}};
+      add_results(row, r, points[k].frequency, p_.g);
+      rows.push_back(std::move(row));
+      char line[160];
+      std::snprintf(line, sizeof line, "  %7.4g %6.3g %12.4g %16.4g %10.4g  %s\n",
+                    points[k].frequency, points[k].aspect_ratio, 1e3 * r.mean_drift,
+                    1e3 * r.drift_to_bouncing_end, scaled, dimer_motion_name(r.motion));
+      progress << line;
+    }
+    io::write_file_atomic(out_dir / "sweep.csv", csv.str());
+    nlohmann::json summary = io::summary_header("dimer", case_echo);
+    summary["sweep"] = std::move(rows);
+    summary["sweep_file"] = "sweep.csv";
+    io::write_json_atomic(out_dir / "summary.json", summary);
+  }
+
+  static nlohmann::json impact_json(const DimerImpact& im) {
+    nlohmann::json tips = nlohmann::json::array();
+    for (int i = 0; i < 2; ++i) {
+      if (!im.tips[i]) continue;
+      tips.push_back({{"tip", i == 0 ? "left" : "right"},
+                      {"d_dot_before", im.d_dot_before[i]},
+                      {"d_dot_after", im.d_dot_after[i]},
+                      {"v_t_before", im.vt_before[i]},
+                      {"v_t_after", im.vt_after[i]},
+                      {"p_n", im.p_n[i]},
+                      {"p_t", im.p_t[i]},
+                      {"tangential", impulse::dk_slip_name(im.slip[i])},
+                      {"plastic", im.plastic[i]}});
+    }
+    return {{"t", im.t},
+            {"kind", im.tips[0] && im.tips[1] ? "double" : "single"},
+            {"theta", im.theta},
+            {"primary", im.primary == 0 ? "left" : (im.primary == 1 ? "right" : "none")},
+            {"energy_before", im.energy_before},
+            {"energy_after", im.energy_after},
+            {"converged", im.converged},
+            {"tips", std::move(tips)}};
+  }
+
+  // the time series: positions and velocities of both spheres and tips, one row per output
+  // time plus rows just before and after each impact
+  static std::string series_csv(const DimerRun& r) {
+    std::ostringstream out;
+    out.precision(12);
+    out << "t,x_left,y_left,x_right,y_right,vx_left,vx_right,gap_left,gap_right,"
+           "gap_rate_left,gap_rate_right,vt_left,vt_right,theta,theta_dot,y_plate,"
+           "fn_left,fn_right,ft_left,ft_right,mode_left,mode_right\n";
+    for (const DimerSample& s : r.samples) {
+      out << s.t << ',' << s.x[0] << ',' << s.y[0] << ',' << s.x[1] << ',' << s.y[1] << ','
+          << s.vx[0] << ',' << s.vx[1] << ',' << s.d[0] << ',' << s.d[1] << ',' << s.d_dot[0] << ','
+          << s.d_dot[1] << ',' << s.v_t[0] << ',' << s.v_t[1] << ',' << s.theta << ','
+          << s.theta_dot << ',' << s.y_plate << ',' << s.f_n[0] << ',' << s.f_n[1] << ','
+          << s.f_t[0] << ',' << s.f_t[1] << ',' << tip_mode_name(s.mode[0]) << ','
+          << tip_mode_name(s.mode[1]) << '\n';
+    }
+    return out.str();
+  }
+
+  static std::string impacts_csv(const DimerRun& r) {
+    std::ostringstream out;
+    out.precision(12);
+    out << "t,kind,theta,primary,left,right,d_dot_before_left,d_dot_after_left,"
+           "vt_before_left,vt_after_left,p_n_left,p_t_left,tangential_left,"
+           "d_dot_before_right,d_dot_after_right,vt_before_right,vt_after_right,p_n_right,"
+           "p_t_right,tangential_right,energy_before,energy_after\n";
+    for (const DimerImpact& im : r.impacts) {
+      out << im.t << ',' << (im.tips[0] && im.tips[1] ? "double" : "single") << ',' << im.theta
+          << ',' << im.primary << ',' << im.tips[0] << ',' << im.tips[1];
+      for (int i = 0; i < 2; ++i)
+        out << ',' << im.d_dot_before[i] << ',' << im.d_dot_after[i] << ',' << im.vt_before[i]
+            << ',' << im.vt_after[i] << ',' << im.p_n[i] << ',' << im.p_t[i] << ','
+            << (im.tips[i] ? impulse::dk_slip_name(im.slip[i]) : "none");
+      out << ',' << im.energy_before << ',' << im.energy_after << '\n';
+    }
+    return out.str();
+  }
+
+  static std::string phases_csv(const DimerRun& r) {
+    std::ostringstream out;
+    out.precision(12);
+    out << "tip,mode,t_start,t_end\n";
+    for (const DimerPhase& ph : r.phases)
+      out << (ph.tip == 0 ? "left" : "right") << ',' << tip_mode_name(ph.mode) << ',' << ph.t_start
+          << ',' << ph.t_end << '\n';
+    return out.str();
+  }
+
+  DimerParams p_;
+  double gamma_;
+  double frequency_;
+  double h0_;
+  double theta0_;
+  DimerRunOptions o_;
+  std::vector<double> sweep_ar_;
+  std::vector<double> sweep_f_;
+  double rod_line_density_;  // ρ π d²/4 of a rod given by its diameter, else 0 [kg/m]
+};
+
+// A non-empty list of numbers each > lower (aspect ratios > 1, frequencies > 0).
+std::vector<double> number_list(const JsonObject& obj, const std::string& key, double lower) {
+  const nlohmann::json& v = obj.value(key);
+  if (!v.is_array() || v.empty()) obj.fail(key, "must be a non-empty array of numbers");
+  std::vector<double> out;
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const std::string where = obj.pointer_of(key) + "/" + std::to_string(k);
+    const double x = io::as_number(v[k], obj.file(), where, Bound::any);
+    if (!(x > lower)) throw io::CaseError(obj.file(), where, "must be > " + format_number(lower));
+    out.push_back(x);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string>&) {
+  root.allow_only({"model", "description", "dimer", "plate", "contact", "gravity", "initial", "run",
+                   "integrator", "numerics", "sweep"});
+  if (root.has("description")) root.string("description");
+  DimerParams p;
+  p.g = root.number_or("gravity", 9.81, Bound::positive);
+
+  // the body (spec §1): r = 4.75 mm is inferred [D], m_b from steel density, rod mass unknown
+  const JsonObject body = root.object("dimer");
+  body.allow_only(
+      {"aspect_ratio", "l", "radius", "sphere_mass", "rod_mass", "rod_diameter", "rod_density"});
+  p.r = body.number_or("radius", 4.75e-3, Bound::positive);
+  p.m_b = body.number_or("sphere_mass", kSteelDensity * 4.0 / 3.0 * pi * p.r * p.r * p.r,
+                         Bound::positive);
+  if (body.has("rod_mass") && body.has("rod_diameter"))
+    body.fail("rod_diameter", "give either rod_mass or rod_diameter, not both");
+  p.m_r = body.number_or("rod_mass", 0.0, Bound::non_negative);
+  if (body.has("aspect_ratio") && body.has("l"))
+    body.fail("l", "give either aspect_ratio or l, not both");
+  if (body.has("l")) {
+    p.l = body.number("l", Bound::positive);
+    if (!(p.l > 2.0 * p.r))
+      body.fail("l", format_number(p.l) + " m must be > 2 radius = " + format_number(2.0 * p.r) +
+                         " m (the spheres may not overlap)");
+  } else {
+    const double ar = body.number("aspect_ratio", Bound::positive);
+    if (!(ar > 2.0)) body.fail("aspect_ratio", "must be > 2 (Ar = 1 + l/(2r), l > 2r)");
+    p.l = 2.0 * (ar - 1.0) * p.r;
+  }
+  // or the rod by its cross-section: m_r = ρ π d²/4 (l − 2r); the paper names a glass rod of
+  // ρ = 1.0e3 kg/m³ (sic) but not its diameter (docs/dimer.md, "rod")
+  double rod_line_density = 0.0;
+  if (body.has("rod_density") && !body.has("rod_diameter"))
+    body.fail("rod_density", "needs rod_diameter");
+  if (body.has("rod_diameter")) {
+    const double d = body.number("rod_diameter", Bound::non_negative);
+    const double rho = body.number_or("rod_density", kGlassDensity, Bound::positive);
+    if (!(d < 2.0 * p.r)) body.fail("rod_diameter", "must be < the sphere diameter");
+    rod_line_density = rho * pi * d * d / 4.0;
+    p.m_r = rod_line_density * (p.l - 2.0 * p.r);
+  }
+
+  // the plate (spec §1): ω = 2πf (erratum 1), A = Γ g/ω², α = π/2 gives y_p = −A sin ωt
+  const JsonObject plate = root.object("plate");
+  plate.allow_only({"frequency", "gamma", "amplitude", "phase"});
+  const double frequency = plate.number("frequency", Bound::positive);
+  p.omega = 2.0 * pi * frequency;
+  if (plate.has("gamma") && plate.has("amplitude"))
+    plate.fail("amplitude", "give either gamma or amplitude, not both");
+  double gamma;
+  if (plate.has("amplitude")) {
+    p.amplitude = plate.number("amplitude", Bound::non_negative);
+    gamma = p.amplitude * p.omega * p.omega / p.g;
+  } else {
+    gamma = plate.number("gamma", Bound::non_negative);
+    p.amplitude = drive_amplitude(gamma, p.g, p.omega);
+  }
+  p.phase = plate.number_or("phase", 0.5 * pi);
+
+  // restitution and friction (spec §4); the distributing exponent of erratum 2
+  const JsonObject contact = root.object_or_empty("contact");
+  contact.allow_only({"e", "mu_s", "mu_c", "mu_i", "kappa"});
+  p.e = contact.number_or("e", 0.65, Bound::non_negative);
+  if (p.e > 1.0) contact.fail("e", "must be <= 1");
+  p.mu_s = contact.number_or("mu_s", 0.24, Bound::non_negative);
+  p.mu_c = contact.number_or("mu_c", 0.12, Bound::non_negative);
+  p.mu_i = contact.number_or("mu_i", p.mu_c, Bound::non_negative);
+  if (p.mu_c > p.mu_s) contact.fail("mu_c", "must be <= mu_s (spec §2.4: μ_s > μ)");
+  p.kappa = contact.number_or("kappa", 0.6, Bound::positive);
+  if (!(p.kappa < 1.0))
+    contact.fail("kappa",
+                 "must be < 1 (the Hertz exponent is 3/5; the printed 5/3 is an "
+                 "erratum, spec §2.5)");
+
+  // initial condition (spec §1): the lower tip h₀ above y = 0, tilt θ₀, at rest
+  const JsonObject initial = root.object("initial");
+  initial.allow_only({"h0", "theta0_deg"});
+  const double h0 = initial.number("h0");
+  const double theta0 = initial.number("theta0_deg") * degree;
+  if (!(std::fabs(theta0) < 0.5 * pi)) initial.fail("theta0_deg", "must be within (-90, 90)");
+  const double plate_start = p.amplitude * std::cos(p.phase);
+  if (!(h0 > plate_start))
+    initial.fail("h0", format_number(h0) + " m must be > y_p(0) = A cos(alpha) = " +
+                           format_number(plate_start) + " m (start clear of the plate)");
+
+  // the shared groups (impact_schema.hpp): fixed-step RK4 (the paper gives no integrator,
+  // spec §3 [A]) at 1/2000 of a period; zeno/min_speed is the approach speed below which an
+  // impact is plastic and the tip joins the contact phase (spec §3)
+  reject_renamed(root.object_or_empty("numerics"),
+                 {{"max_events", "/run/max_events"}, {"impact_to_contact", "/zeno/min_speed"}});
+  ImpactDefaults d;
+  d.sample_interval = 1e-4;
+  d.max_events = 2'000'000;
+  d.ode.scheme = Scheme::rk4;
+  d.ode.step = 1.0 / (2000.0 * frequency);
+  d.flight_gravity = p.g;
+  d.zeno.min_speed = 1e-3;
+  d.min_speed_in_gh = 2.0;
+  d.zeno_counts_impacts = false;
+  d.run_keys = {"average_from"};
+  const impact::DriverOptions driver = parse_driver_options(root, d);
+  DimerRunOptions o;
+  o.ode = driver.ode;
+  o.t_end = driver.t_end;
+  o.output_interval = driver.sample_interval;
+  o.record_series = driver.sample_interval > 0.0;
+  o.max_events = driver.max_events;
+  o.impact_to_contact = driver.zeno.min_speed;
+  const JsonObject run = root.object("run");
+  o.average_from = run.number_or("average_from", 0.5 * o.t_end, Bound::non_negative);
+  if (!(o.average_from < o.t_end)) run.fail("average_from", "must be < t_end");
+
+  // the switches of spec §3 that the paper leaves open
+  const JsonObject numerics = root.object_or_empty("numerics");
+  numerics.allow_only({"slip_tol", "impulse_steps"});
+  o.slip_tol = numerics.number_or("slip_tol", 1e-7, Bound::positive);
+  o.impulse_steps = static_cast<int>(numerics.integer_or("impulse_steps", 2000, 10));
+
+  // optional sweep (Fig. 11): every aspect ratio at every frequency, Γ fixed
+  std::vector<double> sweep_ar, sweep_f;
+  if (root.has("sweep")) {
+    const JsonObject sweep = root.object("sweep");
+    sweep.allow_only({"aspect_ratios", "frequencies"});
+    sweep_ar = number_list(sweep, "aspect_ratios", 2.0);
+    sweep_f = number_list(sweep, "frequencies", 0.0);
+  }
+  // a sweep's runs keep the steps of one run (the step scales with the period)
+  const double runs =
+      root.has("sweep") ? static_cast<double>(sweep_ar.size()) * static_cast<double>(sweep_f.size())
+                        : 1.0;
+  if (runs > 1.0) {
+    const bool fixed = o.ode.scheme == Scheme::rk4;
+    check_integration_steps(root.object_or_empty("integrator"), fixed ? "step" : "max_step",
+                            o.t_end, fixed ? o.ode.step : o.ode.max_step, runs);
+  }
+  return std::make_unique<DimerCase>(p, gamma, frequency, h0, theta0, o, std::move(sweep_ar),
+                                     std::move(sweep_f), rod_line_density);
+}
+
+}  // namespace granular::cases

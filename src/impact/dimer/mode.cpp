@@ -1,0 +1,72 @@
+// Motion mode of a dimer run from its impact pattern (docs/dimer.md §5; Dorbolo et al.'s
+// modes). The paper classifies by eye; the rules below are ours (named in docs/dimer.md):
+//   rest    no impact faster than the threshold and both tips closed ≥ 99% of the window;
+//   drift   one tip on the plate ≥ 30% of the time, the other hitting about once per period;
+//   jump    both tips hitting about once per period, both mostly in flight;
+//   flutter both tips hitting about every other period, out of phase, mostly in flight;
+//   mixed   anything else (period 2, jump + flutter, chaotic).
+// "An impact" counts only when the approach speed exceeds 10% of the plate's speed amplitude
+// Aω, so that the small impacts of the resting tip (spec §5, Figs 3–5) do not count.
+#include <algorithm>
+#include <cmath>
+
+#include "granular/constants.hpp"
+#include "granular/impact/dimer/run.hpp"
+
+namespace granular::dimer {
+namespace {
+
+bool near(double x, double target, double tol) { return std::fabs(x - target) <= tol; }
+
+}  // namespace
+
+DimerMotion classify_dimer_motion(const DimerParams& p, const DimerRun& run,
+                                  const DimerRunOptions& o, double impacts_per_period[2],
+                                  double contact_fraction[2]) {
+  const double t0 = std::max(0.0, o.average_from);
+  const double window = run.t_final - t0;
+  impacts_per_period[0] = impacts_per_period[1] = 0.0;
+  contact_fraction[0] = contact_fraction[1] = 0.0;
+  if (!(window > 0.0)) return DimerMotion::mixed;
+  const double period = p.omega > 0.0 ? 2.0 * pi / p.omega : window;
+  const double threshold = std::max(0.1 * p.amplitude * p.omega, o.impact_to_contact);
+
+  // major impacts per tip, and whether the two tips alternate
+  int count[2] = {0, 0};
+  int alternations = 0, last_tip = -1;
+  for (const DimerImpact& im : run.impacts) {
+    if (im.t < t0) continue;
+    for (int i = 0; i < 2; ++i) {
+      if (!im.tips[i] || -im.d_dot_before[i] <= threshold) continue;
+      ++count[i];
+      if (last_tip >= 0 && last_tip != i) ++alternations;
+      last_tip = i;
+    }
+  }
+  for (int i = 0; i < 2; ++i) impacts_per_period[i] = count[i] * period / window;
+
+  // time each tip spends closed in the window
+  for (const DimerPhase& ph : run.phases) {
+    if (ph.mode == TipMode::open) continue;
+    const double a = std::max(ph.t_start, t0), b = std::min(ph.t_end, run.t_final);
+    if (b > a) contact_fraction[ph.tip] += (b - a) / window;
+  }
+
+  const int total = count[0] + count[1];
+  if (total == 0 && contact_fraction[0] >= 0.99 && contact_fraction[1] >= 0.99)
+    return DimerMotion::rest;
+  const bool lying[2] = {contact_fraction[0] >= 0.3, contact_fraction[1] >= 0.3};
+  for (int i = 0; i < 2; ++i)
+    if (lying[i] && !lying[1 - i] && near(impacts_per_period[1 - i], 1.0, 0.25))
+      return DimerMotion::drift;
+  if (!lying[0] && !lying[1]) {
+    if (near(impacts_per_period[0], 1.0, 0.25) && near(impacts_per_period[1], 1.0, 0.25))
+      return DimerMotion::jump;
+    if (near(impacts_per_period[0], 0.5, 0.15) && near(impacts_per_period[1], 0.5, 0.15) &&
+        alternations >= total - 2)
+      return DimerMotion::flutter;
+  }
+  return DimerMotion::mixed;
+}
+
+}  // namespace granular::dimer

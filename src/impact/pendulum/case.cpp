@@ -1,0 +1,268 @@
+// The "pendulum" case of the CLI: validation of its keys (docs/pendulum.md), the derived
+// quantities of `granular validate`, and the outputs of a run (pendulum.csv, summary.json).
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "granular/cases/impact_schema.hpp"
+#include "granular/cases/models.hpp"
+#include "granular/constants.hpp"
+#include "granular/impact/pendulum/run.hpp"
+#include "granular/io/output.hpp"
+
+namespace granular::cases {
+
+using namespace pendulum;  // the model's physics
+
+namespace {
+
+using io::Bound;
+using io::format_number;
+using io::JsonObject;
+
+// The largest time series we write [rows].
+constexpr double kMaxSamples = 1e7;
+
+class PendulumCase : public Case {
+ public:
+  PendulumCase(PendulumParams p, State y0, PendulumRunOptions o)
+      : p_(p), y0_(std::move(y0)), o_(std::move(o)) {}
+
+  void describe(std::ostream& out) const override {
+    const double f0 = pendulum_gap(p_, y0_[0], y0_[1]);
+    State rest = State::Zero(4);
+    out << "double pendulum: L = l2 + r = " << io::format_value("%.6g", p_.L())
+        << " m, d = L - lc = " << io::format_value("%.6g", p_.d())
+        << " m, floor at D = " << io::format_value("%.6g", p_.D) << " m (reachable from "
+        << io::format_value("%.6g", p_.l1) << " to "
+        << io::format_value("%.6g", p_.l1 + p_.l2 + 2.0 * p_.r) << " m)\n"
+        << "obstacle: k = " << io::format_value("%.6g", p_.k)
+        << ", mu = " << io::format_value("%.6g", p_.mu)
+        << ", g = " << io::format_value("%.6g", p_.g) << " m/s²\n"
+        << "start: gap f(0) = " << io::format_value("%.6g", f0)
+        << " m, E(0) = " << io::format_value("%.10g", pendulum_energy(p_, y0_))
+        << " J; E at psi = 0 (inaccessible) = "
+        << io::format_value("%.10g", pendulum_energy(p_, rest)) << " J\n"
+        << "integrator: " << (o_.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
+        << io::format_value("%.4g", o_.ode.step) << " s";
+    if (o_.ode.scheme == Scheme::dopri5)
+      out << ", max_step " << io::format_value("%.4g", o_.ode.max_step) << " s, rtol "
+          << io::format_value("%.3g", o_.ode.rtol) << ", atol "
+          << io::format_value("%.3g", o_.ode.atol);
+    out << ", event time tolerance " << io::format_value("%.3g", o_.ode.event_time_tol) << " s\n"
+        << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s, "
+        << (o_.output_interval > 0.0
+                ? io::format_value("%.0f", std::ceil(o_.t_end / o_.output_interval)) +
+                      " output rows"
+                : std::string("no time series"))
+        << "\n"
+        << "zeno guard: approach speed < " << io::format_value("%.4g", o_.zeno.min_speed)
+        << " m/s or > " << o_.zeno.max_impacts << " impacts in "
+        << io::format_value("%.4g", o_.zeno.window) << " s -> plastic impact, persistent contact\n";
+  }
+
+  RunEnd run(const RunContext& ctx) const override {
+    std::ostream quiet(nullptr);
+    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
+    return RunEnd::complete;
+  }
+
+  void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                 std::ostream& progress) const {
+    const PendulumRun r = run_pendulum(p_, y0_, o_);
+
+    // a short table of the impacts
+    progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, "
+             << io::format_value("%.6g", r.t_final) << "] s, status " << run_status_name(r.status)
+             << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
+             << "    #        t [s]  case           F [N s]        T [N s]   E after [J]\n";
+    for (std::size_t i = 0; i < r.impacts.size(); ++i) {
+      const PendulumImpact& im = r.impacts[i];
+      char line[160];
+      std::snprintf(line, sizeof line, "  %3zu %12.8f  %-11s %14.8g %14.8g %13.8f%s\n", i + 1, im.t,
+                    impulse::routh_case_name(im.routh.routh_case), im.routh.p_n, im.routh.p_t,
+                    im.energy_after, im.plastic ? "  (plastic)" : "");
+      progress << line;
+    }
+    if (r.zeno)
+      progress << "zeno: impacts accumulate at t = " << io::format_value("%.8g", r.zeno->t)
+               << " s; persistent contact, final mode " << contact_mode_name(r.final_mode) << "\n";
+
+    io::write_file_atomic(out_dir / "pendulum.csv", csv(r));
+
+    // the summary last, so that its presence means the run completed
+    nlohmann::json summary = io::summary_header("pendulum", case_echo);
+    io::put_run_status(summary, run_status_name(r.status), r.reason, r.detail);
+    summary["t_end"] = o_.t_end;
+    summary["t_final"] = r.t_final;
+    summary["impact_count"] = r.impacts.size();
+    nlohmann::json impacts = nlohmann::json::array();
+    for (const PendulumImpact& im : r.impacts) impacts.push_back(impact_json(im));
+    summary["impacts"] = std::move(impacts);
+    summary["energy_initial"] = pendulum_energy(p_, y0_);
+    summary["energy_final"] = io::json_number(pendulum_energy(p_, r.y_final));
+    summary["final_state"] = {
+        {"phi1", io::json_number(r.y_final[0])},
+        {"phi2", io::json_number(r.y_final[1])},
+        {"omega1", io::json_number(r.y_final[2])},
+        {"omega2", io::json_number(r.y_final[3])},
+        {"gap", io::json_number(pendulum_gap(p_, r.y_final[0], r.y_final[1]))},
+        {"mode", contact_mode_name(r.final_mode)}};
+    if (r.zeno) {
+      nlohmann::json transitions = nlohmann::json::array();
+      for (const ContactTransition& c : r.transitions)
+        transitions.push_back(
+            {{"t", c.t}, {"mode", contact_mode_name(c.mode)}, {"F", c.F}, {"T", c.T}});
+      summary["zeno"] = {{"t", r.zeno->t},
+                         {"approach_speed", r.zeno->approach_speed},
+                         {"impact_index", r.zeno->impact_index},
+                         {"impacts_in_window", r.zeno->impacts_in_window},
+                         {"transitions", std::move(transitions)}};
+    } else {
+      summary["zeno"] = nullptr;
+    }
+    summary["time_series"] = "pendulum.csv";
+    summary["samples"] = r.samples.size();
+    io::write_json_atomic(out_dir / "summary.json", summary);
+  }
+
+ private:
+  static nlohmann::json impact_json(const PendulumImpact& im) {
+    return {{"t", im.t},
+            {"phi1", im.psi1},
+            {"phi2", im.psi2},
+            {"gap", im.gap},
+            {"omega1_before", im.omega_before[0]},
+            {"omega2_before", im.omega_before[1]},
+            {"omega1_after", im.omega_after[0]},
+            {"omega2_after", im.omega_after[1]},
+            {"s_before", im.s_before},
+            {"c_before", im.c_before},
+            {"s_after", im.routh.u_t},
+            {"c_after", im.routh.u_n},
+            {"alpha", im.w.w_tt},
+            {"epsilon", im.w.w_nt},
+            {"gamma", im.w.w_nn},
+            {"p_n", im.routh.p_n},
+            {"p_n_compression", im.routh.p_n_compression},
+            {"p_n_stick", io::json_number(im.routh.p_n_stick)},
+            {"p_t", im.routh.p_t},
+            {"routh_case", impulse::routh_case_name(im.routh.routh_case)},
+            {"plastic", im.plastic},
+            {"energy_before", im.energy_before},
+            {"energy_after", im.energy_after},
+            {"joint_impulse",
+             {{"H", im.joint.H}, {"V", im.joint.V}, {"R", im.joint.R}, {"P", im.joint.P}}}};
+  }
+
+  // the time series: one row per output time, plus rows just before and after each impact
+  static std::string csv(const PendulumRun& r) {
+    std::ostringstream out;
+    out.precision(17);
+    out << "t,psi1,psi2,omega1,omega2,energy,gap,P,R,V,H,F,T,mode\n";
+    for (const PendulumSample& s : r.samples) {
+      out << s.t << ',' << s.y[0] << ',' << s.y[1] << ',' << s.y[2] << ',' << s.y[3] << ','
+          << s.energy << ',' << s.gap << ',' << s.joint.P << ',' << s.joint.R << ',' << s.joint.V
+          << ',' << s.joint.H << ',' << s.F << ',' << s.T << ',' << contact_mode_name(s.mode)
+          << '\n';
+    }
+    return out.str();
+  }
+
+  PendulumParams p_;
+  State y0_;
+  PendulumRunOptions o_;
+};
+
+}  // namespace
+
+std::unique_ptr<Case> load_pendulum(const JsonObject& root, std::vector<std::string>&) {
+  root.allow_only({"model", "description", "pendulum", "obstacle", "damping", "excitation",
+                   "gravity", "initial", "run", "integrator", "zeno"});
+  if (root.has("description")) root.string("description");
+  PendulumParams p;
+
+  // the two bodies (spec §1, §4): required, no paper values are assumed silently
+  const JsonObject body = root.object("pendulum");
+  body.allow_only({"m1", "m2", "l1", "l2", "r", "lc", "I1", "I2"});
+  p.m1 = body.number("m1", Bound::positive);
+  p.m2 = body.number("m2", Bound::positive);
+  p.l1 = body.number("l1", Bound::positive);
+  p.l2 = body.number("l2", Bound::positive);
+  p.r = body.number("r", Bound::positive);
+  p.lc = body.number("lc", Bound::positive);
+  p.I1 = body.number("I1", Bound::positive);
+  p.I2 = body.number("I2", Bound::positive);
+
+  // the floor: depth within reach of the disk only (eq. 1), Poisson's k, Coulomb's μ
+  const JsonObject floor = root.object("obstacle");
+  floor.allow_only({"D", "k", "mu", "baumgarte_rate"});
+  p.D = floor.number("D", Bound::positive);
+  if (!(p.D > p.l1 && p.D < p.l1 + p.l2 + 2.0 * p.r))
+    floor.fail("D", format_number(p.D) + " m must satisfy l1 < D < l1 + l2 + 2r (eq. 1), i.e. " +
+                        format_number(p.l1) + " < D < " + format_number(p.l1 + p.l2 + 2.0 * p.r));
+  p.k = floor.number("k", Bound::non_negative);
+  if (p.k > 1.0) floor.fail("k", "must be <= 1");
+  p.mu = floor.number_or("mu", 0.0, Bound::non_negative);
+
+  const JsonObject damping = root.object_or_empty("damping");
+  damping.allow_only({"c1", "c2"});
+  p.c1 = damping.number_or("c1", 0.0, Bound::non_negative);
+  p.c2 = damping.number_or("c2", 0.0, Bound::non_negative);
+
+  const JsonObject torque = root.object_or_empty("excitation");
+  torque.allow_only({"M01", "Omega1", "M02", "Omega2"});
+  p.M01 = torque.number_or("M01", 0.0);
+  p.Omega1 = torque.number_or("Omega1", 0.0);
+  p.M02 = torque.number_or("M02", 0.0);
+  p.Omega2 = torque.number_or("Omega2", 0.0);
+
+  // g is not stated by the paper; 9.81 reproduces its equilibrium energy (spec §1)
+  p.g = root.number_or("gravity", 9.81, Bound::non_negative);
+
+  // initial state, eq. (4): angles in degrees as the paper gives them
+  const JsonObject initial = root.object("initial");
+  initial.allow_only({"psi1_deg", "psi2_deg", "omega1", "omega2"});
+  // each value read before the vector is filled: a missing key must throw its CaseError, not
+  // leave Eigen's comma initializer incomplete (which aborts in a debug build)
+  const double psi1 = initial.number("psi1_deg") * degree;
+  const double psi2 = initial.number("psi2_deg") * degree;
+  const double omega1 = initial.number("omega1");
+  const double omega2 = initial.number("omega2");
+  State y0(4);
+  y0 << psi1, psi2, omega1, omega2;
+  const double f0 = pendulum_gap(p, y0[0], y0[1]);
+  if (!(f0 > 0.0))
+    initial.fail("", "the disk starts at or below the floor: gap f = " + format_number(f0) +
+                         " m, must be > 0 (eq. 7)");
+
+  // the shared groups (impact_schema.hpp): the paper's fixed-step RK4 by default (its step
+  // is not stated; 1e-4 s is our choice)
+  ImpactDefaults d;
+  d.sample_interval = 1e-3;
+  d.max_events = 1'000'000;
+  d.ode.scheme = Scheme::rk4;
+  d.ode.step = 1e-4;
+  d.ode.max_step = 1e-3;
+  d.zeno.min_speed = 1e-2;
+  d.min_speed_in_gh = 2.0;
+  d.flight_gravity = p.g;
+  d.zeno.max_impacts = 50;
+  d.zeno.window = 1e-3;
+  reject_renamed(root.object_or_empty("zeno"), {{"baumgarte_rate", "/obstacle/baumgarte_rate"}});
+  const impact::DriverOptions driver = parse_driver_options(root, d);
+  PendulumRunOptions o;
+  o.ode = driver.ode;
+  o.t_end = driver.t_end;
+  o.output_interval = driver.sample_interval;
+  o.max_events = driver.max_events;
+  o.zeno = driver.zeno;
+  // the drift correction of persistent contact (our assumption: the paper has none)
+  o.baumgarte_rate = floor.number_or("baumgarte_rate", 50.0, Bound::non_negative);
+
+  return std::make_unique<PendulumCase>(p, y0, o);
+}
+
+}  // namespace granular::cases

@@ -1,0 +1,177 @@
+// Tests for src/impact/dimer/: the contact phases of a flat dimer on
+// the vibrating plate (docs/dimer.md §6, grade A 7) and short runs of the paper's drift
+// (grade B 9–10, signs only).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "granular/impact/dimer/run.hpp"
+
+namespace granular::dimer {
+namespace {
+
+constexpr double kPi = 3.141592653589793;
+
+DimerParams plate_dimer(double aspect_ratio, double frequency, double gamma) {
+  DimerParams p;
+  p.m_b = 3.5e-3;
+  p.r = 4.75e-3;
+  p.l = 2.0 * (aspect_ratio - 1.0) * p.r;
+  p.omega = 2.0 * kPi * frequency;
+  p.amplitude = gamma * p.g / (p.omega * p.omega);
+  p.phase = 0.5 * kPi;
+  p.mu_s = 0.24;
+  p.mu_c = 0.12;
+  p.mu_i = 0.08;
+  return p;
+}
+
+DimerRunOptions options(const DimerParams& p, double t_end) {
+  DimerRunOptions o;
+  o.ode.step = 2.0 * kPi / p.omega / 2000.0;
+  o.t_end = t_end;
+  o.average_from = 0.5 * t_end;
+  o.output_interval = 1e-3;
+  return o;
+}
+
+// A flat dimer on the plate at t = 0, moving with it.
+State flat_on_plate(const DimerParams& p) {
+  State y = State::Zero(6);
+  y[1] = p.r + plate_motion(p, 0.0).y;
+  y[4] = plate_motion(p, 0.0).v;
+  return y;
+}
+
+// Spec §6.7: at Γ < 1 the flat dimer never lifts off, carries m(g + ÿ_p)/2 on each tip and
+// does not drift.
+TEST(DimerContact, FlatBelowOneGNeverLiftsOff) {
+  const DimerParams p = plate_dimer(3.9, 25.0, 0.9);
+  const DimerRun r = run_dimer(p, flat_on_plate(p), options(p, 0.2));
+  EXPECT_EQ(r.status, RunStatus::completed);
+  EXPECT_TRUE(r.impacts.empty());
+  for (const DimerPhase& ph : r.phases) EXPECT_EQ(ph.mode, TipMode::stick);
+  ASSERT_GT(r.samples.size(), 100u);
+  for (const DimerSample& s : r.samples) {
+    const double expected = 0.5 * p.mass() * (p.g + plate_motion(p, s.t).a);
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_EQ(s.mode[i], TipMode::stick);
+      EXPECT_NEAR(s.f_n[i], expected, 1e-9 * p.mass() * p.g);
+      EXPECT_NEAR(s.f_t[i], 0.0, 1e-12);
+      EXPECT_NEAR(s.d[i], 0.0, 1e-12);
+    }
+  }
+  EXPECT_EQ(r.motion, DimerMotion::rest);
+  EXPECT_NEAR(r.mean_drift, 0.0, 1e-12);
+  EXPECT_NEAR(r.y_final[0], 0.0, 1e-12);
+}
+
+// Spec §6.7: at Γ = 1.4 the flat dimer leaves the plate where ÿ_p = −g, sin ωt = −1/Γ, i.e.
+// ωt = π + asin(1/Γ) in the first period, both tips together.
+TEST(DimerContact, LiftoffWherePlateAccelerationIsMinusG) {
+  const double gamma = 1.4;
+  const DimerParams p = plate_dimer(3.9, 25.0, gamma);
+  DimerRunOptions o = options(p, 0.03);
+  const DimerRun r = run_dimer(p, flat_on_plate(p), o);
+  const double t_lift = (kPi + std::asin(1.0 / gamma)) / p.omega;
+  int found = 0;
+  for (const DimerPhase& ph : r.phases) {
+    if (ph.mode != TipMode::open) continue;
+    EXPECT_NEAR(ph.t_start, t_lift, 1e-9) << "tip " << ph.tip;
+    ++found;
+    break;
+  }
+  EXPECT_EQ(found, 1);
+  // both tips open at the same instant
+  double first_open[2] = {-1.0, -1.0};
+  for (const DimerPhase& ph : r.phases)
+    if (ph.mode == TipMode::open && first_open[ph.tip] < 0.0) first_open[ph.tip] = ph.t_start;
+  EXPECT_NEAR(first_open[0], first_open[1], 1e-12);
+  EXPECT_NEAR(plate_motion(p, first_open[0]).a, -p.g, 1e-6 * p.g);
+}
+
+// Spec §5, Figs 8–10 (grade B, signs): with μ_c = 0.12 and μ_i = 0.08 the drift is towards
+// the bouncing end at Ar = 3.9 and away from it at Ar = 5.7 (paper: +8.7 and −6.7 mm/s).
+TEST(DimerRun, DriftChangesSignBetweenAr39And57) {
+  const double h0 = 0.25e-3, theta0 = 5.0 * kPi / 180.0;
+  const DimerParams short_dimer = plate_dimer(3.9, 25.0, 0.9);
+  const DimerRun a = run_dimer(short_dimer, dimer_initial_state(short_dimer, h0, theta0),
+                               options(short_dimer, 1.0));
+  const DimerParams long_dimer = plate_dimer(5.7, 25.0, 0.9);
+  const DimerRun b =
+      run_dimer(long_dimer, dimer_initial_state(long_dimer, h0, theta0), options(long_dimer, 1.0));
+  EXPECT_EQ(a.status, RunStatus::completed);
+  EXPECT_EQ(b.status, RunStatus::completed);
+  EXPECT_GT(a.mean_drift, 4e-3);
+  EXPECT_LT(b.mean_drift, -2e-3);
+  EXPECT_EQ(a.motion, DimerMotion::drift);
+  EXPECT_EQ(b.motion, DimerMotion::drift);
+}
+
+// A tip that leaves the plate so slowly that its hop is shorter than one RK step must not sink
+// into the plate unseen (the gap event of a tip starting at d = 0 is unarmed; the apex event
+// arms it). A flat dimer on a still plate released upwards at 5e-5 m/s: hop 2v/g = 1.02e-5 s,
+// step 2e-5 s. Before the fix the tips sank until the next output time (d ≈ −5e-6 m there).
+TEST(DimerContact, ShortHopDoesNotTunnelIntoThePlate) {
+  DimerParams p = plate_dimer(3.9, 50.0, 0.0);
+  DimerRunOptions o = options(p, 5e-3);
+  o.ode.step = 2e-5;
+  const double v = 5e-5;
+  State y = flat_on_plate(p);
+  y[4] += v;
+  const DimerRun r = run_dimer(p, y, o);
+  EXPECT_EQ(r.status, RunStatus::completed);
+  ASSERT_FALSE(r.impacts.empty());
+  EXPECT_NEAR(r.impacts.front().t, 2.0 * v / p.g, 1e-9);
+  EXPECT_NEAR(r.impacts.front().d_dot_before[0], -v, 1e-9);
+  for (const DimerSample& s : r.samples)
+    for (int i = 0; i < 2; ++i) EXPECT_GT(s.d[i], -1e-12) << "t = " << s.t << ", tip " << i;
+  // the landing is plastic (slower than impact_to_contact): the dimer rests flat afterwards
+  EXPECT_EQ(r.motion, DimerMotion::rest);
+}
+
+// Spec §4 and (3.5): the paper sets μ_s ≈ μ_st(Ar = 5, θ = 0) ≈ 0.24 with its stated densities
+// (steel 7.8e3, glass 1.0e3 kg/m³). Without a rod μ_st(5, 0) = 0.230, which does not round to
+// 0.24; a glass rod of 3–5 mm diameter gives 0.235–0.244 (docs/dimer.md, "rod").
+TEST(DimerModel, StickCoefficientAtAr5NeedsARod) {
+  DimerParams p = plate_dimer(5.0, 25.0, 0.9);
+  p.m_b = 7.8e3 * 4.0 / 3.0 * kPi * p.r * p.r * p.r;
+  EXPECT_NEAR(dimer_mu_stick_single(p, 0.0), 0.2299, 5e-4);
+  const auto rod = [&](double d) { return 1.0e3 * kPi * d * d / 4.0 * (p.l - 2.0 * p.r); };
+  p.m_r = rod(3e-3);
+  EXPECT_NEAR(dimer_mu_stick_single(p, 0.0), 0.2349, 5e-4);
+  p.m_r = rod(4e-3);
+  EXPECT_NEAR(dimer_mu_stick_single(p, 0.0), 0.2388, 5e-4);
+  p.m_r = rod(5e-3);
+  EXPECT_NEAR(dimer_mu_stick_single(p, 0.0), 0.2438, 5e-4);
+}
+
+// Spec §5, Figs 13–14 (grade C 14): at f = 50 Hz, Γ = 0.9 the jump mode (both tips hitting once
+// per period, both in flight) exists. The paper's own initial condition (h₀ = 10.25 mm,
+// θ₀ = 8°) lands in the drift basin in our model; the basins are interleaved on a 0.1 mm /
+// 0.1° scale (docs/dimer.md), so the test starts from a neighbouring point, h₀ = 10.1 mm.
+TEST(DimerRun, JumpModeAt50HzFromANeighbouringStart) {
+  const DimerParams p = plate_dimer(3.9, 50.0, 0.9);
+  const DimerRun r =
+      run_dimer(p, dimer_initial_state(p, 10.1e-3, 8.0 * kPi / 180.0), options(p, 1.0));
+  EXPECT_EQ(r.status, RunStatus::completed);
+  EXPECT_EQ(r.motion, DimerMotion::jump);
+  EXPECT_NEAR(r.impacts_per_period[0], 1.0, 0.05);
+  EXPECT_NEAR(r.impacts_per_period[1], 1.0, 0.05);
+  EXPECT_LT(std::fabs(r.mean_drift), 0.5e-3);  // back and forth, no net drift (Fig. 14)
+}
+
+// Spec §5, Fig. 12 (grade B 11): at Ar = 6.5 the "single pendulum" drift with zero mean speed
+// exists (here from θ₀ = 12.5°; the paper's 12° lands on a jump mode without a rod, on the
+// zero-drift mode with a 3–5 mm glass rod, docs/dimer.md).
+TEST(DimerRun, SinglePendulumAtAr65HasNoDrift) {
+  const DimerParams p = plate_dimer(6.5, 25.0, 0.9);
+  DimerRunOptions o = options(p, 2.0);
+  const DimerRun r = run_dimer(p, dimer_initial_state(p, 2.25e-3, 12.5 * kPi / 180.0), o);
+  EXPECT_EQ(r.status, RunStatus::completed);
+  EXPECT_EQ(r.motion, DimerMotion::drift);
+  EXPECT_LT(std::fabs(r.drift_to_bouncing_end), 0.5e-3);
+}
+
+}  // namespace
+}  // namespace granular::dimer
