@@ -1,4 +1,4 @@
-// Checkpoints of an ensemble run: the state plus the run's position (ARCHITECTURE.md, "a
+// Checkpoints of an ensemble run: the state plus the run's position (docs/architecture.md, "a
 // checkpoint is the state plus the time"), so that a resumed run reproduces the uninterrupted
 // one bitwise. md::run_ensemble hands out the pieces after a slice; its caller writes them with
 // write_checkpoint and reads them back with read_checkpoint.

@@ -1,4 +1,4 @@
-// run_ensemble: the driver of a packing-ensemble run (ARCHITECTURE.md, "Data flow"). Builds
+// run_ensemble: the driver of a packing-ensemble run (docs/architecture.md, "Data flow"). Builds
 // every packing with the advancing front, advances the ensemble on a Backend through the phases
 // of the RunSchedule, samples θ into the rotation observables during the measurement window and
 // the energy budget at every chunk, and reduces the observables per Γ (spec ch2-3 §5).

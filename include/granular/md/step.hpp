@@ -1,7 +1,7 @@
 // The stages of one MD step, each a GRANULAR_HD function of one disk (or one packing, for the
 // rebuild decision and the binning). A backend calls them in this order for every packing:
 //   predict -> rebuild_if_needed (needs_rebuild, bin_packing, rebuild_disk) -> forces -> correct
-// and adds scheduling only (ARCHITECTURE.md, "Data flow").
+// and adds scheduling only (docs/architecture.md, "Data flow").
 #pragma once
 
 #include <cmath>

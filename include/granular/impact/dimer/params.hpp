@@ -23,7 +23,7 @@ namespace granular::dimer {
 
 using namespace impact;
 
-// The model: constant after loading (STYLE §2).
+// The model: constant after loading.
 struct DimerParams {
   double m_b = 3.5e-3;     // mass of one sphere [kg]
   double r = 4.75e-3;      // sphere radius [m]

@@ -42,7 +42,7 @@ PrismGeometry prism_geometry(int n_sides, double circumradius, double length);
 
 enum class PrismImpactModel { line, point };
 
-// The model: constant during a run (STYLE §2).
+// The model: constant during a run.
 struct PrismParams {
   PrismGeometry geometry;
   double mass = 0.0;      // m [kg]
