@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "granular/cases/collision.hpp"
+#include "granular/cases/models.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/table.hpp"
 #include "granular/md/ensemble_run.hpp"
 
 namespace granular::cases {
@@ -28,13 +30,22 @@ std::string table_row(const char* name, double measured, double predicted, bool 
   return line;
 }
 
+const io::TableSpec& collision_table() {
+  static const io::TableSpec t{"collision.csv",
+                               "one row per step of the collision",
+                               {{"t", "s", "time"},
+                                {"overlap", "m", "δ"},
+                                {"normal", "N", "normal force n"},
+                                {"u_n", "m/s", "normal relative velocity"},
+                                {"u_t", "m/s", "tangential relative contact velocity"}}};
+  return t;
+}
+
 // The time series during the collision, one row per step (columns of CollisionSample).
 std::string collision_csv(const std::vector<md::CollisionSample>& trace) {
-  std::ostringstream out;
-  out.precision(17);
-  out << "t,overlap,normal,u_n,u_t\n";
+  io::TableText out(collision_table());
   for (const md::CollisionSample& s : trace) {
-    out << s.t << ',' << s.overlap << ',' << s.normal << ',' << s.u_n << ',' << s.u_t << '\n';
+    out.num(s.t).num(s.overlap).num(s.normal).num(s.u_n).num(s.u_t).end_row();
   }
   return out.str();
 }
@@ -47,6 +58,8 @@ std::string collision_status(const md::CollisionResult& r) {
 }
 
 }  // namespace
+
+std::vector<io::TableSpec> collision_tables() { return {collision_table()}; }
 
 void run_collision(const md::CollisionCase& c, const RunContext& ctx) {
   const nlohmann::json& case_echo = ctx.case_echo;

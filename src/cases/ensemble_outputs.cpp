@@ -20,6 +20,7 @@
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/table.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/ensemble_run.hpp"
 
@@ -35,69 +36,55 @@ using io::write_json_atomic;
 
 namespace {
 
-// A CSV file written row by row; numbers with %.10g (times and angles %.12g). A resumed file
-// is cut back to the size a checkpoint recorded (`keep` bytes), which must end a row, and
-// appended to. Failures throw FileError with the OS reason.
-class CsvWriter {
- public:
-  CsvWriter(const std::filesystem::path& path, const char* header,
-            std::optional<std::uint64_t> keep = std::nullopt) {
-    if (keep) {
-      check_row_end(path, *keep);
-      truncate_file(path, *keep);
-      file_.emplace(path, OutputFile::Mode::append);
-    } else {
-      file_.emplace(path, OutputFile::Mode::create);
-      file_->write(std::string(header) + '\n');
-    }
-  }
-  // Bytes written so far, handed to the OS first (a checkpoint records them).
-  std::uint64_t bytes() {
-    file_->flush();
-    return file_->size();
-  }
-  CsvWriter& num(double v, const char* format = "%.10g") {
-    char text[40];
-    std::snprintf(text, sizeof text, format, v);
-    return field(text);
-  }
-  CsvWriter& integer(long long v) { return field(std::to_string(v)); }
-  void end_row() {
-    file_->write("\n", 1);
-    first_ = true;
-  }
-  // After each chunk: a full disk is found at the chunk that met it.
-  void flush() { file_->flush(); }
-  void close() { file_->close(); }
+// The streamed tables of a run, in the order their sizes were recorded.
+const io::TableSpec& energy_table() {
+  static const io::TableSpec t{
+      "energy.csv",
+      "one row per packing after initialization and after every chunk (settle, transient and "
+      "measurement; a phase's last chunk may be shorter). Energies relative to y = 0 for "
+      "gravity; contacts evaluated with the engine's contact functions on a copy of the stored "
+      "history",
+      {{"t", "s", "time"},
+       {"packing", "", "packing index"},
+       {"gamma", "-", "Γ of the packing"},
+       {"kinetic", "J", "translational Σ ½ m v²"},
+       {"rotational", "J", "Σ ½ I ω²"},
+       {"gravitational", "J", "Σ m g y"},
+       {"elastic", "J", "Σ ½ k_n δ² over open disk–disk (pairs once) and disk–wall contacts"},
+       {"skin", "J", "Σ ½ k_t ξ² over the same contacts"},
+       {"total", "J", "sum of the five energies"},
+       {"disk_contacts", "", "open disk–disk contacts, each pair once"},
+       {"wall_contacts", "", "open disk–wall contacts"}}};
+  return t;
+}
 
- private:
-  // The checkpoint's size of a streamed file must be a row's end within the file as it is now.
-  static void check_row_end(const std::filesystem::path& path, std::uint64_t keep) {
-    std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec || size < keep) {
-      throw std::runtime_error(
-          path.string() + ": " +
-          (ec ? "missing (" + ec.message() + ")" : std::to_string(size) + " bytes") +
-          ", the checkpoint needs its first " + std::to_string(keep) + " bytes; cannot resume");
-    }
-    char last = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (keep > 0) in.seekg(static_cast<std::streamoff>(keep - 1)).get(last);
-    if (!in || last != '\n') {
-      throw std::runtime_error(path.string() + ": byte " + std::to_string(keep) +
-                               " recorded by the checkpoint does not end a row; cannot resume");
-    }
-  }
-  CsvWriter& field(const std::string& text) {
-    if (!first_) file_->write(",", 1);
-    file_->write(text);
-    first_ = false;
-    return *this;
-  }
-  std::optional<OutputFile> file_;
-  bool first_ = true;
-};
+const io::TableSpec& angles_table() {
+  static const io::TableSpec t{
+      "angles.csv",
+      "one row per disk of the first packing of every Γ at every sample of the measurement "
+      "window (all packings would make the file too large)",
+      {{"t", "s", "sample time"},
+       {"gamma", "-", "Γ"},
+       {"packing", "", "packing index"},
+       {"disk", "", "disk index within the packing"},
+       {"theta", "rad", "unwrapped rotation angle, counter-clockwise"}}};
+  return t;
+}
+
+const io::TableSpec& disks_table() {
+  static const io::TableSpec t{
+      "disks.csv",
+      "one row per packing and disk (every packing, healthy or not; see `status` in "
+      "summary.json)",
+      {{"packing", "", "packing index"},
+       {"gamma", "-", "Γ"},
+       {"disk", "", "disk index within the packing"},
+       {"radius", "m", "disk radius"},
+       {"omega_bar", "rad/s", "ω̄"},
+       {"rho2", "-", "ρ²_{θ,t}"},
+       {"sigma_a", "-", "σ_a"}}};
+  return t;
+}
 
 nlohmann::json numbers(const std::vector<double>& v) {
   nlohmann::json a = nlohmann::json::array();
@@ -121,12 +108,17 @@ void print_table(const std::vector<md::GammaStats>& gammas, std::ostream& out) {
 
 }  // namespace
 
+std::vector<io::TableSpec> packing_ensemble_tables() {
+  return {energy_table(), angles_table(), disks_table()};
+}
+
 double ensemble_output_bytes(const md::RunSteps& steps, int n_gamma, int packings_per_gamma,
                              int disks_per_packing) {
-  // widest rows: %.12g and %.10g numbers with sign and exponent, indices, separators
-  constexpr double energy_row = 3 * 20 + 6 * 18 + 3 * 12;
-  constexpr double angle_row = 2 * 20 + 18 + 2 * 12;
-  constexpr double disk_row = 5 * 18 + 2 * 12;
+  // widest rows: round-trip numbers (at most 24 characters with sign and exponent), indices,
+  // separators
+  constexpr double energy_row = 9 * 25 + 2 * 12;
+  constexpr double angle_row = 3 * 25 + 2 * 12;
+  constexpr double disk_row = 5 * 25 + 2 * 12;
   const double packings = static_cast<double>(n_gamma) * packings_per_gamma;
   const double energy = (static_cast<double>(steps.chunks()) + 1.0) * packings * energy_row;
   const double angles =
@@ -162,10 +154,6 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
       throw std::runtime_error(checkpoint.string() + ": made by the " + resume->header.backend +
                                " backend; resume with --backend " + resume->header.backend);
     }
-    if (resume->header.stream_bytes.size() != 2) {
-      throw std::runtime_error(checkpoint.string() +
-                               ": damaged checkpoint (expected the sizes of 2 CSV files)");
-    }
     progress << "resuming from " << checkpoint.string()
              << " at t = " << format_value("%.6g", resume->point.state.time(m)) << " s\n";
   } else {
@@ -176,23 +164,24 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
         throw FileError(old.string() + ": cannot remove what an earlier run left: " + ec.message());
     }
   }
-  const auto keep = [&](std::size_t k) -> std::optional<std::uint64_t> {
+  // a resumed stream is cut back to the size its checkpoint recorded under its name
+  const auto keep = [&](const io::TableSpec& t) -> std::optional<std::uint64_t> {
     if (!resume) return std::nullopt;
-    return resume->header.stream_bytes[k];
+    for (const io::StreamSize& st : resume->header.streams)
+      if (st.name == t.file) return st.bytes;
+    throw std::runtime_error(checkpoint.string() + ": damaged checkpoint (no size recorded for " +
+                             t.file + ")");
   };
 
   // energy.csv: every packing at every chunk
-  CsvWriter energy_csv(out_dir / "energy.csv",
-                       "t,packing,gamma,kinetic,rotational,gravitational,elastic,skin,total,"
-                       "disk_contacts,wall_contacts",
-                       keep(0));
+  io::TableStream energy_csv(out_dir, energy_table(), keep(energy_table()));
   // angles.csv: θ of the first packing of every Γ only (all packings would be too large)
-  CsvWriter angles_csv(out_dir / "angles.csv", "t,gamma,packing,disk,theta", keep(1));
+  io::TableStream angles_csv(out_dir, angles_table(), keep(angles_table()));
 
   md::EnsembleObserver observer;
   observer.on_energy = [&](double t, md::RunPhase, const std::vector<md::PackingEnergy>& e) {
     for (int p = 0; p < m.n_packings(); ++p) {
-      energy_csv.num(t, "%.12g").integer(p).num(m.packings[p].gamma);
+      energy_csv.num(t).integer(p).num(m.packings[p].gamma);
       energy_csv.num(e[p].kinetic).num(e[p].rotational).num(e[p].gravitational);
       energy_csv.num(e[p].elastic).num(e[p].skin).num(e[p].total());
       energy_csv.integer(e[p].disk_contacts).integer(e[p].wall_contacts).end_row();
@@ -202,8 +191,8 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   observer.on_sample = [&](double t, const md::EnsembleModel& model, const md::EnsembleState& s) {
     for (int p = 0; p < model.n_packings(); p += c.packings_per_gamma) {
       for (int i = model.offset[p]; i < model.offset[p + 1]; ++i) {
-        angles_csv.num(t, "%.12g").num(model.packings[p].gamma).integer(p);
-        angles_csv.integer(i - model.offset[p]).num(s.theta[i], "%.12g").end_row();
+        angles_csv.num(t).num(model.packings[p].gamma).integer(p);
+        angles_csv.integer(i - model.offset[p]).num(s.theta[i]).end_row();
       }
     }
     angles_csv.flush();
@@ -225,7 +214,10 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   options.on_checkpoint = [&](const md::RunPosition& position, const md::EnsembleState& s,
                               const std::vector<md::RotationStats>& rotation) {
     const io::CheckpointHeader header{
-        fingerprint, backend->name(), {energy_csv.bytes(), angles_csv.bytes()}, position};
+        fingerprint,
+        backend->name(),
+        {{energy_csv.name(), energy_csv.bytes()}, {angles_csv.name(), angles_csv.bytes()}},
+        position};
     io::write_checkpoint(checkpoint, header, s, rotation);
   };
 
@@ -249,7 +241,7 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   }
 
   // disks.csv: per packing and disk
-  CsvWriter disks_csv(out_dir / "disks.csv", "packing,gamma,disk,radius,omega_bar,rho2,sigma_a");
+  io::TableStream disks_csv(out_dir, disks_table());
   for (const md::PackingResult& p : r.packings) {
     for (std::size_t i = 0; i < p.omega_bar.size(); ++i) {
       disks_csv.integer(p.index).num(p.gamma).integer(static_cast<long long>(i));

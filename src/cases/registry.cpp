@@ -4,12 +4,12 @@ namespace granular::cases {
 
 const std::vector<Model>& models() {
   static const std::vector<Model> all = {
-      {"packing_ensemble", load_packing_ensemble},
-      {"collision", load_collision},
-      {"billiard", load_billiard},
-      {"dimer", load_dimer},
-      {"pendulum", load_pendulum},
-      {"prism", load_prism},
+      {"packing_ensemble", load_packing_ensemble, packing_ensemble_tables},
+      {"collision", load_collision, collision_tables},
+      {"billiard", load_billiard, billiard_tables},
+      {"dimer", load_dimer, dimer_tables},
+      {"pendulum", load_pendulum, pendulum_tables},
+      {"prism", load_prism, prism_tables},
   };
   return all;
 }

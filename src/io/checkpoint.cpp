@@ -21,7 +21,7 @@ using md::RotationStats;
 using md::RunPosition;
 
 constexpr char magic[8] = {'G', 'R', 'A', 'N', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t version = 2;
+constexpr std::uint32_t version = 3;
 
 // Every array of the state with its name, in file order. One list for writing and reading, so
 // the two cannot drift apart.
@@ -146,13 +146,16 @@ class Reader {
     if (n > bytes_.size()) fail("truncated checkpoint (the file ends early)");
     return std::string(take(n), n);
   }
-  std::vector<std::uint64_t> counts() {
+  std::vector<StreamSize> streams() {
     const auto n = value<std::uint64_t>();
-    if (n > bytes_.size() / sizeof(std::uint64_t))
+    // each entry takes at least a length and a size
+    if (n > bytes_.size() / (2 * sizeof(std::uint64_t)))
       fail("truncated checkpoint (the file ends early)");
-    std::vector<std::uint64_t> v(n);
-    const char* bytes = take(n * sizeof(std::uint64_t));
-    if (n > 0) std::memcpy(v.data(), bytes, n * sizeof(std::uint64_t));
+    std::vector<StreamSize> v(n);
+    for (StreamSize& s : v) {
+      s.name = text();
+      s.bytes = value<std::uint64_t>();
+    }
     return v;
   }
   // Fills `v`, whose size the model fixes; a different count in the file is an error.
@@ -191,7 +194,7 @@ CheckpointHeader read_header(Reader& in) {
   CheckpointHeader h;
   h.fingerprint = in.text();
   h.backend = in.text();
-  h.stream_bytes = in.counts();
+  h.streams = in.streams();
   RunPosition& p = h.position;
   p.phase = in.value<int>();
   p.phase_steps_left = in.value<std::int64_t>();
@@ -222,7 +225,11 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
     for (std::uint32_t size : layout) out.value(size);
     out.text(header.fingerprint);
     out.text(header.backend);
-    out.array(header.stream_bytes);
+    out.value(static_cast<std::uint64_t>(header.streams.size()));
+    for (const StreamSize& s : header.streams) {
+      out.text(s.name);
+      out.value(s.bytes);
+    }
     const RunPosition& p = header.position;
     out.value(p.phase);
     out.value(p.phase_steps_left);

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "granular/cases/case.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -58,7 +60,7 @@ const std::map<std::string, std::vector<std::string>> documented_keys = {
      {"status", "reason", "detail", "t_end", "t_final", "impact_count", "impacts", "final_state",
       "zeno", "time_series"}},
     {"prism",
-     {"status", "reason", "detail", "impacts", "impact_count", "mean_kappa", "kappa_model",
+     {"status", "reason", "detail", "impacts_file", "impact_count", "mean_kappa", "kappa_model",
       "kappa_classic", "termination", "admissibility"}},
     {"billiard", {"status", "reason", "detail", "t_end", "counts", "zeno", "contact"}},
     {"dimer",
@@ -175,6 +177,34 @@ TEST_F(EveryCase, AShortenedRunOfEveryShippedCaseWritesItsSummary) {
             << name << ": " << run["status"];
         EXPECT_EQ(run["status"] == "model_stop", run["reason"].is_string()) << name;
       }
+    }
+    // every CSV written is a table the model declares (docs/outputs.md, "Tables"), its header
+    // the declared columns in order (some may be left out, e.g. the prism's gauges)
+    for (const auto& e : fs::directory_iterator(out)) {
+      if (e.path().extension() != ".csv") continue;
+      const std::string file = e.path().filename().string();
+      const granular::cases::Model* m = nullptr;
+      for (const granular::cases::Model& x : granular::cases::models())
+        if (model == x.name) m = &x;
+      ASSERT_NE(m, nullptr) << model;
+      bool declared = false;
+      for (const granular::io::TableSpec& t : m->tables()) {
+        if (t.file != file) continue;
+        declared = true;
+        std::string header = slurp(e.path());
+        header = header.substr(0, header.find('\n'));
+        std::size_t next = 0;  // the header's columns are a subsequence of the declared ones
+        std::stringstream fields(header);
+        std::string name;
+        while (std::getline(fields, name, ',')) {
+          while (next < t.columns.size() && t.columns[next].name != name) ++next;
+          EXPECT_LT(next, t.columns.size())
+              << file << ": column " << name << " not declared (in order)";
+          ++next;
+        }
+      }
+      EXPECT_TRUE(declared) << name << " wrote " << file << ", which " << model
+                            << " does not declare";
     }
     fs::remove_all(out);
   }

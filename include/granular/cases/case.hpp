@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "granular/io/json_reader.hpp"
+#include "granular/io/table.hpp"
 
 namespace granular::cases {
 
@@ -71,6 +72,7 @@ using CaseLoader = std::unique_ptr<Case> (*)(const io::JsonObject& root,
 struct Model {
   const char* name;  // the value of "model"
   CaseLoader load;
+  std::vector<io::TableSpec> (*tables)();  // its CSV outputs (docs/outputs.md)
 };
 
 // Every model a case file may name.

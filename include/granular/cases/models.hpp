@@ -30,4 +30,12 @@ std::unique_ptr<Case> load_billiard(const io::JsonObject& root, std::vector<std:
 std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::string>& notes);
 std::unique_ptr<Case> load_dimer(const io::JsonObject& root, std::vector<std::string>& notes);
 
+// The tables (CSV files) each model writes: columns, units, meanings.
+std::vector<io::TableSpec> packing_ensemble_tables();
+std::vector<io::TableSpec> collision_tables();
+std::vector<io::TableSpec> pendulum_tables();
+std::vector<io::TableSpec> billiard_tables();
+std::vector<io::TableSpec> prism_tables();
+std::vector<io::TableSpec> dimer_tables();
+
 }  // namespace granular::cases

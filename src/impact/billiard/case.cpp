@@ -11,6 +11,7 @@
 #include "granular/constants.hpp"
 #include "granular/impact/billiard/run.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/table.hpp"
 
 namespace granular::cases {
 
@@ -142,32 +143,98 @@ void BilliardRun::describe(std::ostream& out) const {
       << ") m\n";
 }
 
+const io::TableSpec& collisions_table() {
+  static const io::TableSpec t{
+      "collisions.csv",
+      "one row per impact",
+      {{"n", "", "the impact's number, from 0"},
+       {"t", "s", "time"},
+       {"surface", "", "`floor`, `wedge_left`, `wedge_right` or `ceiling`"},
+       {"q1", "m", "horizontal position of the centre"},
+       {"height", "m", "height q2 of the centre"},
+       {"flight_time", "s",
+        "t_n − t_{n−1} (the first from t = 0; after a contact phase, from its lift-off)"},
+       {"u_n_before", "m/s", "relative normal velocity before (< 0)"},
+       {"u_t_after", "m/s", "u4 after"},
+       {"spin_after", "rad/s", "u3 after"},
+       {"u5_after", "m/s", "u5 after"},
+       {"sticking", "", "1 when the impact stuck"},
+       {"e_used", "-",
+        "restitution used (0 for the plastic impact that starts persistent contact)"},
+       {"energy", "J", "½mv² + ½Ju3² + mgq2"},
+       {"norm_height", "-", "q2 over E/(mg), E = ½mv² + mgq2 after the impact (Fig. 7)"},
+       {"norm_u_t", "-", "u4 over √(2E/m) (Fig. 7)"}}};
+  return t;
+}
+
+const io::TableSpec& return_map_table() {
+  static const io::TableSpec t{"return_map.csv",
+                               "one row per pair of successive impacts (Figs. 4–6)",
+                               {{"n", "", "the first impact's number"},
+                                {"height_n", "m", "q2 at impact n"},
+                                {"height_n1", "m", "q2 at impact n + 1"},
+                                {"flight_n", "s", "flight time before impact n"},
+                                {"flight_n1", "s", "flight time before impact n + 1"}}};
+  return t;
+}
+
+const io::TableSpec& contact_table() {
+  static const io::TableSpec t{
+      "contact_phases.csv",
+      "one row per phase of persistent contact (the Zeno policy)",
+      {{"n", "", "the phase's number, from 0"},
+       {"episode", "", "which accumulation led to it, from 0"},
+       {"surface", "", "the surface the ball is on"},
+       {"mode", "", "`roll` or `slide`"},
+       {"t_start", "s", "start"},
+       {"t_end", "s", "end"},
+       {"end", "",
+        "why it ended: `slip`, `stick`, `reverse`, `liftoff`, `corner`, `impact`, `run_end` or "
+        "`undetermined`"},
+       {"q1_start", "m", "centre at the start"},
+       {"q2_start", "m", ""},
+       {"q1_end", "m", "centre at the end"},
+       {"q2_end", "m", ""},
+       {"f_n_end", "N", "normal force at the end (≈ 0 at a lift-off)"}}};
+  return t;
+}
+
+const io::TableSpec& trajectory_table() {
+  static const io::TableSpec t{
+      "trajectory.csv",
+      "one row every `run/sample_interval` (written only when it is > 0; also sampled in "
+      "contact)",
+      {{"t", "s", "time"},
+       {"q1", "m", "centre"},
+       {"q2", "m", ""},
+       {"v1", "m/s", "velocity"},
+       {"v2", "m/s", ""},
+       {"spin", "rad/s", "u3"},
+       {"wall_offset", "m", "Δq1 = A sin(ωt), the boundary's displacement"}}};
+  return t;
+}
+
 std::string collisions_csv(const BilliardResult& r) {
-  std::ostringstream out;
-  out.precision(12);
-  out << "n,t,surface,q1,height,flight_time,u_n_before,u_t_after,spin_after,u5_after,sticking,"
-         "e_used,energy,norm_height,norm_u_t\n";
+  io::TableText out(collisions_table());
   for (std::size_t n = 0; n < r.collisions.size(); ++n) {
     const BilliardCollision& c = r.collisions[n];
-    out << n << ',' << c.t << ',' << surface_name(c.surface) << ',' << c.q1 << ',' << c.height
-        << ',' << c.flight_time << ',' << c.u_n_before << ',' << c.u_t_after << ',' << c.spin_after
-        << ',' << c.u5_after << ',' << (c.sticking ? 1 : 0) << ',' << c.e_used << ',' << c.energy
-        << ',' << c.norm_height << ',' << c.norm_u_t << '\n';
+    out.integer(static_cast<long long>(n)).num(c.t).text(surface_name(c.surface)).num(c.q1);
+    out.num(c.height).num(c.flight_time).num(c.u_n_before).num(c.u_t_after).num(c.spin_after);
+    out.num(c.u5_after).flag(c.sticking).num(c.e_used).num(c.energy).num(c.norm_height);
+    out.num(c.norm_u_t).end_row();
   }
   return out.str();
 }
 
 // the phases of persistent contact (the Zeno policy, docs/billiard.md)
 std::string contact_csv(const BilliardResult& r) {
-  std::ostringstream out;
-  out.precision(12);
-  out << "n,episode,surface,mode,t_start,t_end,end,q1_start,q2_start,q1_end,q2_end,f_n_end\n";
+  io::TableText out(contact_table());
   for (std::size_t n = 0; n < r.contact_phases.size(); ++n) {
     const BilliardContactPhase& p = r.contact_phases[n];
-    out << n << ',' << p.episode << ',' << surface_name(p.surface) << ','
-        << billiard_mode_name(p.mode) << ',' << p.t_start << ',' << p.t_end << ','
-        << billiard_end_name(p.end) << ',' << p.q1_start << ',' << p.q2_start << ',' << p.q1_end
-        << ',' << p.q2_end << ',' << p.f_n_end << '\n';
+    out.integer(static_cast<long long>(n)).integer(p.episode).text(surface_name(p.surface));
+    out.text(billiard_mode_name(p.mode)).num(p.t_start).num(p.t_end);
+    out.text(billiard_end_name(p.end)).num(p.q1_start).num(p.q2_start).num(p.q1_end);
+    out.num(p.q2_end).num(p.f_n_end).end_row();
   }
   return out.str();
 }
@@ -176,45 +243,35 @@ std::string contact_csv(const BilliardResult& r) {
 nlohmann::json contact_summary(const BilliardResult& r) {
   double roll = 0.0, slide = 0.0;
   nlohmann::json ends = nlohmann::json::object();
-  nlohmann::json list = nlohmann::json::array();
   for (const BilliardContactPhase& p : r.contact_phases) {
     (p.mode == BilliardContactMode::roll ? roll : slide) += p.t_end - p.t_start;
     const char* end = billiard_end_name(p.end);
     ends[end] = ends.value(end, 0) + 1;
-    list.push_back({{"episode", p.episode},
-                    {"surface", surface_name(p.surface)},
-                    {"mode", billiard_mode_name(p.mode)},
-                    {"t_start", p.t_start},
-                    {"t_end", p.t_end},
-                    {"end", end}});
   }
   const long long episodes = r.contact_phases.empty() ? 0 : r.contact_phases.back().episode + 1;
   return {{"episodes", episodes}, {"phases", r.contact_phases.size()},
           {"roll_time", roll},    {"slide_time", slide},
-          {"ends", ends},         {"list", std::move(list)}};
+          {"ends", ends},         {"file", "contact_phases.csv"}};
 }
 
 // q2,n+1 vs q2,n and t_n+1 vs t_n (Figs. 4–6)
 std::string return_map_csv(const BilliardResult& r) {
-  std::ostringstream out;
-  out.precision(12);
-  out << "n,height_n,height_n1,flight_n,flight_n1\n";
+  io::TableText out(return_map_table());
   for (std::size_t n = 0; n + 1 < r.collisions.size(); ++n) {
     const BilliardCollision& a = r.collisions[n];
     const BilliardCollision& b = r.collisions[n + 1];
-    out << n << ',' << a.height << ',' << b.height << ',' << a.flight_time << ',' << b.flight_time
-        << '\n';
+    out.integer(static_cast<long long>(n)).num(a.height).num(b.height).num(a.flight_time);
+    out.num(b.flight_time).end_row();
   }
   return out.str();
 }
 
 std::string trajectory_csv(const BilliardResult& r) {
-  std::ostringstream out;
-  out.precision(12);
-  out << "t,q1,q2,v1,v2,spin,wall_offset\n";
-  for (const BilliardSample& s : r.trajectory)
-    out << s.t << ',' << s.q1 << ',' << s.q2 << ',' << s.v1 << ',' << s.v2 << ',' << s.spin << ','
-        << s.wall_offset << '\n';
+  io::TableText out(trajectory_table());
+  for (const BilliardSample& s : r.trajectory) {
+    out.num(s.t).num(s.q1).num(s.q2).num(s.v1).num(s.v2).num(s.spin).num(s.wall_offset);
+    out.end_row();
+  }
   return out.str();
 }
 
@@ -286,24 +343,15 @@ void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesyst
       {"abs_u_t_after", tail_stats(r, 100, &BilliardCollision::u_t_after, true)},
       {"norm_height", tail_stats(r, 100, &BilliardCollision::norm_height, false)},
       {"abs_norm_u_t", tail_stats(r, 100, &BilliardCollision::norm_u_t, true)}};
-  nlohmann::json list = nlohmann::json::array();
-  for (const BilliardCollision& c : r.collisions) {
-    list.push_back({{"t", c.t},
-                    {"surface", surface_name(c.surface)},
-                    {"q1", c.q1},
-                    {"height", c.height},
-                    {"flight_time", c.flight_time},
-                    {"u_n_before", c.u_n_before},
-                    {"u_t_after", c.u_t_after},
-                    {"spin_after", c.spin_after},
-                    {"sticking", c.sticking},
-                    {"e_used", c.e_used}});
-  }
-  summary["collisions"] = std::move(list);
+  summary["collisions_file"] = "collisions.csv";  // every impact, not repeated here
   io::write_json_atomic(out_dir / "summary.json", summary);
 }
 
 }  // namespace
+
+std::vector<io::TableSpec> billiard_tables() {
+  return {collisions_table(), return_map_table(), contact_table(), trajectory_table()};
+}
 
 std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::string>&) {
   root.allow_only({"model", "description", "gravity", "ball", "boundary", "drive", "drag", "impact",

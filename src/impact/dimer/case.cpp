@@ -14,6 +14,7 @@
 #include "granular/constants.hpp"
 #include "granular/impact/dimer/run.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/table.hpp"
 #include "granular/vibration.hpp"
 
 namespace granular::cases {
@@ -21,6 +22,99 @@ namespace granular::cases {
 using namespace dimer;  // the model's physics
 
 namespace {
+
+const io::TableSpec& series_table() {
+  static const io::TableSpec t{
+      "dimer.csv",
+      "one row per output time, and rows just before and after each impact",
+      {{"t", "s", "time"},
+       {"x_left", "m", "centre of the left sphere"},
+       {"y_left", "m", ""},
+       {"x_right", "m", "centre of the right sphere"},
+       {"y_right", "m", ""},
+       {"vx_left", "m/s", "horizontal velocity of the left sphere"},
+       {"vx_right", "m/s", "horizontal velocity of the right sphere"},
+       {"gap_left", "m", "gap d of the left tip"},
+       {"gap_right", "m", "gap d of the right tip"},
+       {"gap_rate_left", "m/s", "ḋ of the left tip"},
+       {"gap_rate_right", "m/s", "ḋ of the right tip"},
+       {"vt_left", "m/s", "slip velocity v_t of the left tip"},
+       {"vt_right", "m/s", "slip velocity v_t of the right tip"},
+       {"theta", "rad", "tilt θ (> 0 raises the right sphere)"},
+       {"theta_dot", "rad/s", "θ̇"},
+       {"y_plate", "m", "plate position y_p"},
+       {"fn_left", "N", "normal contact force on the left tip"},
+       {"fn_right", "N", "normal contact force on the right tip"},
+       {"ft_left", "N", "tangential contact force on the left tip"},
+       {"ft_right", "N", "tangential contact force on the right tip"},
+       {"mode_left", "", "`open`, `stick`, `slip+` or `slip-`"},
+       {"mode_right", "", "the same for the right tip"}}};
+  return t;
+}
+
+const io::TableSpec& impacts_table() {
+  static const io::TableSpec t{
+      "impacts.csv",
+      "one row per impact",
+      {{"t", "s", "time"},
+       {"kind", "",
+        "`double` when both tips are in the impact set (a resting tip included), else "
+        "`single`"},
+       {"theta", "rad", "θ at the impact"},
+       {"primary", "", "the first primary contact (0 left, 1 right)"},
+       {"left", "", "1 when the left tip is in the impact set"},
+       {"right", "", "1 when the right tip is in the impact set"},
+       {"d_dot_before_left", "m/s", "ḋ of the left tip before"},
+       {"d_dot_after_left", "m/s", "after"},
+       {"vt_before_left", "m/s", "v_t of the left tip before"},
+       {"vt_after_left", "m/s", "after"},
+       {"p_n_left", "N s", "normal impulse P_n on the left tip"},
+       {"p_t_left", "N s", "tangential impulse P_t"},
+       {"tangential_left", "", "`slip`, `stick`, `reverse` or `none`"},
+       {"plastic_left", "",
+        "1 when the left tip approached slower than `zeno/min_speed`: e = 0, it stays on the "
+        "plate"},
+       {"d_dot_before_right", "m/s", "the same for the right tip"},
+       {"d_dot_after_right", "m/s", ""},
+       {"vt_before_right", "m/s", ""},
+       {"vt_after_right", "m/s", ""},
+       {"p_n_right", "N s", ""},
+       {"p_t_right", "N s", ""},
+       {"tangential_right", "", ""},
+       {"plastic_right", "", ""},
+       {"energy_before", "J", "kinetic energy in the plate frame before"},
+       {"energy_after", "J", "after"},
+       {"converged", "", "1 when the Darboux–Keller integration converged"}}};
+  return t;
+}
+
+const io::TableSpec& phases_table() {
+  static const io::TableSpec t{"phases.csv",
+                               "one row per interval of one tip in one mode",
+                               {{"tip", "", "`left` or `right`"},
+                                {"mode", "", "`open`, `stick`, `slip+` or `slip-`"},
+                                {"t_start", "s", "start"},
+                                {"t_end", "s", "end"}}};
+  return t;
+}
+
+const io::TableSpec& sweep_table() {
+  static const io::TableSpec t{
+      "sweep.csv",
+      "one row per point (aspect ratio, frequency) of a sweep (Fig. 11)",
+      {{"frequency", "Hz", "f"},
+       {"aspect_ratio", "-", "Ar"},
+       {"mean_drift", "m/s", "⟨u⟩ of the left sphere"},
+       {"drift_to_bouncing_end", "m/s", "⟨u⟩, positive towards the bouncing sphere"},
+       {"scaled_drift", "-", "drift_to_bouncing_end·(f/g)·10²"},
+       {"motion", "", "`rest`, `drift`, `jump`, `flutter` or `mixed`"},
+       {"impacts_per_period_left", "-", "impacts faster than 10% of Aω per period"},
+       {"impacts_per_period_right", "-", ""},
+       {"contact_fraction_left", "-", "fraction of the window the tip is closed"},
+       {"contact_fraction_right", "-", ""},
+       {"status", "", "how the point's run ended (docs/outputs.md)"}}};
+  return t;
+}
 
 using io::Bound;
 using io::format_number;
@@ -30,9 +124,6 @@ using io::JsonObject;
 constexpr double kSteelDensity = 7.8e3;
 // The glass density the paper states for Fig. 2 (spec §1; real glass is about 2.5e3) [kg/m³].
 constexpr double kGlassDensity = 1.0e3;
-// The largest time series we write [rows], and the impacts/phases listed in summary.json.
-constexpr double kMaxSamples = 1e7;
-constexpr std::size_t kMaxListed = 2000;
 
 // One point of a sweep: the aspect ratio and frequency that replace the case's own.
 struct SweepPoint {
@@ -136,20 +227,7 @@ class DimerCase : public Case {
     add_results(summary, r, frequency_, p_.g);
     summary["impact_count"] = r.impacts.size();
     summary["double_impact_count"] = double_impacts(r);
-    nlohmann::json impacts = nlohmann::json::array();
-    for (std::size_t k = 0; k < r.impacts.size() && k < kMaxListed; ++k)
-      impacts.push_back(impact_json(r.impacts[k]));
-    summary["impacts"] = std::move(impacts);
-    summary["impacts_listed"] = std::min(r.impacts.size(), kMaxListed);
     summary["phase_count"] = r.phases.size();
-    nlohmann::json phases = nlohmann::json::array();
-    for (std::size_t k = 0; k < r.phases.size() && k < kMaxListed; ++k)
-      phases.push_back({{"tip", r.phases[k].tip == 0 ? "left" : "right"},
-                        {"mode", tip_mode_name(r.phases[k].mode)},
-                        {"t_start", r.phases[k].t_start},
-                        {"t_end", r.phases[k].t_end}});
-    summary["phases"] = std::move(phases);
-    summary["phases_listed"] = std::min(r.phases.size(), kMaxListed);
     summary["time_series"] = "dimer.csv";
     summary["impacts_file"] = "impacts.csv";
     summary["phases_file"] = "phases.csv";
@@ -225,22 +303,17 @@ class DimerCase : public Case {
       runs[k] = run_dimer(p, dimer_initial_state(p, h0_, theta0_), o);
     }
 
-    std::ostringstream csv;
-    csv.precision(10);
-    csv << "frequency,aspect_ratio,mean_drift,drift_to_bouncing_end,scaled_drift,motion,impacts_"
-           "per_period_left,"
-           "impacts_per_period_right,contact_fraction_left,contact_fraction_right,status\n";
+    io::TableText csv(sweep_table());
     nlohmann::json rows = nlohmann::json::array();
     progress << "sweep at Gamma = " << io::format_value("%.3g", gamma_) << ":\n"
              << "   f [Hz]     Ar   <u> [mm/s]  to bouncing end  (f/g)*100  motion\n";
     for (std::size_t k = 0; k < points.size(); ++k) {
       const DimerRun& r = runs[k];
       const double scaled = r.drift_to_bouncing_end * points[k].frequency / p_.g * 1e2;
-      csv << points[k].frequency << ',' << points[k].aspect_ratio << ',' << r.mean_drift << ','
-          << r.drift_to_bouncing_end << ',' << scaled << ',' << dimer_motion_name(r.motion) << ','
-          << r.impacts_per_period[0] << ',' << r.impacts_per_period[1] << ','
-          << r.contact_fraction[0] << ',' << r.contact_fraction[1] << ','
-          << run_status_name(r.status) << '\n';
+      csv.num(points[k].frequency).num(points[k].aspect_ratio).num(r.mean_drift);
+      csv.num(r.drift_to_bouncing_end).num(scaled).text(dimer_motion_name(r.motion));
+      csv.num(r.impacts_per_period[0]).num(r.impacts_per_period[1]).num(r.contact_fraction[0]);
+      csv.num(r.contact_fraction[1]).text(run_status_name(r.status)).end_row();
       nlohmann::json row = {{"frequency", points[k].frequency},
                             {"aspect_ratio", points[k].aspect_ratio}};
       add_results(row, r, points[k].frequency, p_.g);
@@ -258,75 +331,41 @@ class DimerCase : public Case {
     io::write_json_atomic(out_dir / "summary.json", summary);
   }
 
-  static nlohmann::json impact_json(const DimerImpact& im) {
-    nlohmann::json tips = nlohmann::json::array();
-    for (int i = 0; i < 2; ++i) {
-      if (!im.tips[i]) continue;
-      tips.push_back({{"tip", i == 0 ? "left" : "right"},
-                      {"d_dot_before", im.d_dot_before[i]},
-                      {"d_dot_after", im.d_dot_after[i]},
-                      {"v_t_before", im.vt_before[i]},
-                      {"v_t_after", im.vt_after[i]},
-                      {"p_n", im.p_n[i]},
-                      {"p_t", im.p_t[i]},
-                      {"tangential", impulse::dk_slip_name(im.slip[i])},
-                      {"plastic", im.plastic[i]}});
-    }
-    return {{"t", im.t},
-            {"kind", im.tips[0] && im.tips[1] ? "double" : "single"},
-            {"theta", im.theta},
-            {"primary", im.primary == 0 ? "left" : (im.primary == 1 ? "right" : "none")},
-            {"energy_before", im.energy_before},
-            {"energy_after", im.energy_after},
-            {"converged", im.converged},
-            {"tips", std::move(tips)}};
-  }
-
   // the time series: positions and velocities of both spheres and tips, one row per output
   // time plus rows just before and after each impact
   static std::string series_csv(const DimerRun& r) {
-    std::ostringstream out;
-    out.precision(12);
-    out << "t,x_left,y_left,x_right,y_right,vx_left,vx_right,gap_left,gap_right,"
-           "gap_rate_left,gap_rate_right,vt_left,vt_right,theta,theta_dot,y_plate,"
-           "fn_left,fn_right,ft_left,ft_right,mode_left,mode_right\n";
+    io::TableText out(series_table());
     for (const DimerSample& s : r.samples) {
-      out << s.t << ',' << s.x[0] << ',' << s.y[0] << ',' << s.x[1] << ',' << s.y[1] << ','
-          << s.vx[0] << ',' << s.vx[1] << ',' << s.d[0] << ',' << s.d[1] << ',' << s.d_dot[0] << ','
-          << s.d_dot[1] << ',' << s.v_t[0] << ',' << s.v_t[1] << ',' << s.theta << ','
-          << s.theta_dot << ',' << s.y_plate << ',' << s.f_n[0] << ',' << s.f_n[1] << ','
-          << s.f_t[0] << ',' << s.f_t[1] << ',' << tip_mode_name(s.mode[0]) << ','
-          << tip_mode_name(s.mode[1]) << '\n';
+      out.num(s.t).num(s.x[0]).num(s.y[0]).num(s.x[1]).num(s.y[1]).num(s.vx[0]).num(s.vx[1]);
+      out.num(s.d[0]).num(s.d[1]).num(s.d_dot[0]).num(s.d_dot[1]).num(s.v_t[0]).num(s.v_t[1]);
+      out.num(s.theta).num(s.theta_dot).num(s.y_plate).num(s.f_n[0]).num(s.f_n[1]);
+      out.num(s.f_t[0]).num(s.f_t[1]).text(tip_mode_name(s.mode[0]));
+      out.text(tip_mode_name(s.mode[1])).end_row();
     }
     return out.str();
   }
 
   static std::string impacts_csv(const DimerRun& r) {
-    std::ostringstream out;
-    out.precision(12);
-    out << "t,kind,theta,primary,left,right,d_dot_before_left,d_dot_after_left,"
-           "vt_before_left,vt_after_left,p_n_left,p_t_left,tangential_left,"
-           "d_dot_before_right,d_dot_after_right,vt_before_right,vt_after_right,p_n_right,"
-           "p_t_right,tangential_right,energy_before,energy_after\n";
+    io::TableText out(impacts_table());
     for (const DimerImpact& im : r.impacts) {
-      out << im.t << ',' << (im.tips[0] && im.tips[1] ? "double" : "single") << ',' << im.theta
-          << ',' << im.primary << ',' << im.tips[0] << ',' << im.tips[1];
-      for (int i = 0; i < 2; ++i)
-        out << ',' << im.d_dot_before[i] << ',' << im.d_dot_after[i] << ',' << im.vt_before[i]
-            << ',' << im.vt_after[i] << ',' << im.p_n[i] << ',' << im.p_t[i] << ','
-            << (im.tips[i] ? impulse::dk_slip_name(im.slip[i]) : "none");
-      out << ',' << im.energy_before << ',' << im.energy_after << '\n';
+      out.num(im.t).text(im.tips[0] && im.tips[1] ? "double" : "single").num(im.theta);
+      out.integer(im.primary).flag(im.tips[0]).flag(im.tips[1]);
+      for (int i = 0; i < 2; ++i) {
+        out.num(im.d_dot_before[i]).num(im.d_dot_after[i]).num(im.vt_before[i]);
+        out.num(im.vt_after[i]).num(im.p_n[i]).num(im.p_t[i]);
+        out.text(im.tips[i] ? impulse::dk_slip_name(im.slip[i]) : "none").flag(im.plastic[i]);
+      }
+      out.num(im.energy_before).num(im.energy_after).flag(im.converged).end_row();
     }
     return out.str();
   }
 
   static std::string phases_csv(const DimerRun& r) {
-    std::ostringstream out;
-    out.precision(12);
-    out << "tip,mode,t_start,t_end\n";
-    for (const DimerPhase& ph : r.phases)
-      out << (ph.tip == 0 ? "left" : "right") << ',' << tip_mode_name(ph.mode) << ',' << ph.t_start
-          << ',' << ph.t_end << '\n';
+    io::TableText out(phases_table());
+    for (const DimerPhase& ph : r.phases) {
+      out.text(ph.tip == 0 ? "left" : "right").text(tip_mode_name(ph.mode)).num(ph.t_start);
+      out.num(ph.t_end).end_row();
+    }
     return out.str();
   }
 
@@ -356,6 +395,10 @@ std::vector<double> number_list(const JsonObject& obj, const std::string& key, d
 }
 
 }  // namespace
+
+std::vector<io::TableSpec> dimer_tables() {
+  return {series_table(), impacts_table(), phases_table(), sweep_table()};
+}
 
 std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string>&) {
   root.allow_only({"model", "description", "dimer", "plate", "contact", "gravity", "initial", "run",

@@ -11,6 +11,7 @@
 #include "granular/constants.hpp"
 #include "granular/impact/pendulum/run.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/table.hpp"
 
 namespace granular::cases {
 
@@ -18,12 +19,31 @@ using namespace pendulum;  // the model's physics
 
 namespace {
 
+const io::TableSpec& series_table() {
+  static const io::TableSpec t{
+      "pendulum.csv",
+      "one row per output time, and two at each impact time, one before and one after the "
+      "impact, so that the jumps in ψ̇ and in the joint forces show",
+      {{"t", "s", "time"},
+       {"psi1", "rad", "ψ1, not wrapped"},
+       {"psi2", "rad", "ψ2, not wrapped"},
+       {"omega1", "rad/s", "ψ̇1"},
+       {"omega2", "rad/s", "ψ̇2"},
+       {"energy", "J", "the mechanical energy E of §2.1 (potential zero at the height of O)"},
+       {"gap", "m", "f"},
+       {"P", "N", "the vertical joint force at O (§2.7)"},
+       {"R", "N", "the horizontal joint force at O"},
+       {"V", "N", "the vertical joint force at A"},
+       {"H", "N", "the horizontal joint force at A"},
+       {"F", "N", "the normal contact force (non-zero only in persistent contact)"},
+       {"T", "N", "the tangential contact force"},
+       {"mode", "", "`flight`, `sliding` or `rest`"}}};
+  return t;
+}
+
 using io::Bound;
 using io::format_number;
 using io::JsonObject;
-
-// The largest time series we write [rows].
-constexpr double kMaxSamples = 1e7;
 
 class PendulumCase : public Case {
  public:
@@ -159,14 +179,11 @@ class PendulumCase : public Case {
 
   // the time series: one row per output time, plus rows just before and after each impact
   static std::string csv(const PendulumRun& r) {
-    std::ostringstream out;
-    out.precision(17);
-    out << "t,psi1,psi2,omega1,omega2,energy,gap,P,R,V,H,F,T,mode\n";
+    io::TableText out(series_table());
     for (const PendulumSample& s : r.samples) {
-      out << s.t << ',' << s.y[0] << ',' << s.y[1] << ',' << s.y[2] << ',' << s.y[3] << ','
-          << s.energy << ',' << s.gap << ',' << s.joint.P << ',' << s.joint.R << ',' << s.joint.V
-          << ',' << s.joint.H << ',' << s.F << ',' << s.T << ',' << contact_mode_name(s.mode)
-          << '\n';
+      out.num(s.t).num(s.y[0]).num(s.y[1]).num(s.y[2]).num(s.y[3]).num(s.energy).num(s.gap);
+      out.num(s.joint.P).num(s.joint.R).num(s.joint.V).num(s.joint.H).num(s.F).num(s.T);
+      out.text(contact_mode_name(s.mode)).end_row();
     }
     return out.str();
   }
@@ -177,6 +194,8 @@ class PendulumCase : public Case {
 };
 
 }  // namespace
+
+std::vector<io::TableSpec> pendulum_tables() { return {series_table()}; }
 
 std::unique_ptr<Case> load_pendulum(const JsonObject& root, std::vector<std::string>&) {
   root.allow_only({"model", "description", "pendulum", "obstacle", "damping", "excitation",

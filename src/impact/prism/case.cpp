@@ -11,6 +11,7 @@
 #include "granular/constants.hpp"
 #include "granular/impact/prism/run.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/table.hpp"
 
 namespace granular::cases {
 
@@ -62,30 +63,58 @@ Derived derive(const PrismParams& p, const PrismRunOptions& o) {
   return d;
 }
 
+const io::TableSpec& impacts_table() {
+  static const io::TableSpec t{
+      "impacts.csv",
+      "one row per face impact",
+      {{"index", "", "the impact's number, from 1"},
+       {"t", "s", "time of the impact"},
+       {"omega_before", "rad/s", "θ̇⁻"},
+       {"omega_after", "rad/s", "θ̇⁺"},
+       {"kappa", "-", "κ = θ̇⁺/θ̇⁻"},
+       {"mode", "", "line impact: its stress modes (e.g. `DS-I`); point impact: `point`"},
+       {"sticking", "", "1 when the impact stuck"},
+       {"friction_demand", "-", "the largest |F_τ/F_n| that sticking needs during the impact"},
+       {"energy_lost", "J", "½J_A(θ̇⁻² − θ̇⁺²)"},
+       {"lp", "-", "L_p at the impact (4.2)"}}};
+  return t;
+}
+
+const io::TableSpec& rolling_table() {
+  static const io::TableSpec t{
+      "rolling.csv",
+      "one row every `run/sample_interval`, plus rows just before and just after each impact and "
+      "at the end",
+      {{"t", "s", "time"},
+       {"impacts", "", "impacts so far"},
+       {"lambda", "rad", "λ, the angle between the next face and the ramp"},
+       {"theta_dot", "rad/s", "θ̇"},
+       {"lp", "-", "L_p = Nθ/(2π) (4.2), from the release: λ0/(2α) + k − 1 at the k-th impact"},
+       {"distance", "m", "b·L_p"},
+       {"energy", "J", "½J_Aθ̇² + mg(y_C − y_C,release): constant in contact phases"},
+       {"v_p1", "m/s", "−θ̇ h1, the gauge at h1 (4.3; only with gauges)"},
+       {"v_p2", "m/s", "−θ̇ h2 (only with gauges)"}}};
+  return t;
+}
+
 std::string impacts_csv(const PrismRunResult& r) {
-  std::ostringstream out;
-  out.precision(17);
-  out << "index,t,omega_before,omega_after,kappa,mode,sticking,friction_demand,energy_lost,lp\n";
+  io::TableText out(impacts_table());
   for (const PrismImpactRecord& i : r.impacts) {
-    out << i.index << ',' << i.t << ',' << i.omega_before << ',' << i.omega_after << ',' << i.kappa
-        << ',' << i.mode << ',' << (i.sticking ? 1 : 0) << ',' << i.friction_demand << ','
-        << i.energy_lost << ',' << i.lp << '\n';
+    out.integer(i.index).num(i.t).num(i.omega_before).num(i.omega_after).num(i.kappa);
+    out.text(i.mode).flag(i.sticking).num(i.friction_demand).num(i.energy_lost).num(i.lp);
+    out.end_row();
   }
   return out.str();
 }
 
 // L_p(t) (4.2) and the rolled distance b·L_p; the gauge readings v_p = −θ̇ h (4.3) when given
 std::string rolling_csv(const PrismRunResult& r, double b, const Gauges& gauges) {
-  std::ostringstream out;
-  out.precision(17);
-  out << "t,impacts,lambda,theta_dot,lp,distance,energy";
-  if (gauges.given) out << ",v_p1,v_p2";
-  out << '\n';
+  io::TableText out(gauges.given ? rolling_table() : rolling_table().without({"v_p1", "v_p2"}));
   for (const RollingSample& s : r.rolling) {
-    out << s.t << ',' << s.impacts << ',' << s.lambda << ',' << s.theta_dot << ',' << s.lp << ','
-        << s.lp * b << ',' << s.energy;
-    if (gauges.given) out << ',' << -s.theta_dot * gauges.h1 << ',' << -s.theta_dot * gauges.h2;
-    out << '\n';
+    out.num(s.t).integer(s.impacts).num(s.lambda).num(s.theta_dot).num(s.lp).num(s.lp * b);
+    out.num(s.energy);
+    if (gauges.given) out.num(-s.theta_dot * gauges.h1).num(-s.theta_dot * gauges.h2);
+    out.end_row();
   }
   return out.str();
 }
@@ -172,19 +201,7 @@ class PrismCase : public Case {
                      {"j_c", g.j_c * p_.mass},
                      {"j_edge", g.j_edge * p_.mass},
                      {"j_face", g.j_face * p_.mass}};
-    nlohmann::json impacts = nlohmann::json::array();
-    for (const PrismImpactRecord& i : r.impacts) {
-      impacts.push_back({{"t", i.t},
-                         {"omega_before", i.omega_before},
-                         {"omega_after", i.omega_after},
-                         {"mode", i.mode},
-                         {"sticking", i.sticking},
-                         {"friction_demand", i.friction_demand},
-                         {"kappa", i.kappa},
-                         {"energy_lost", i.energy_lost},
-                         {"lp", i.lp}});
-    }
-    s["impacts"] = impacts;
+    s["impacts_file"] = "impacts.csv";  // every impact, not repeated here
     s["impact_count"] = r.impacts.size();
     s["mean_kappa"] = io::json_number(mean_kappa);
     s["kappa_model"] = io::json_number(d.kappa);
@@ -209,6 +226,8 @@ class PrismCase : public Case {
 };
 
 }  // namespace
+
+std::vector<io::TableSpec> prism_tables() { return {impacts_table(), rolling_table()}; }
 
 std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::string>&) {
   using io::Bound;
