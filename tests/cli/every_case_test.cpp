@@ -210,6 +210,23 @@ TEST_F(EveryCase, AShortenedRunOfEveryShippedCaseWritesItsSummary) {
   }
 }
 
+// Issue 11, item 3: an integrator failure ends in summary.json with that status and the
+// outputs so far, never in an exit without outputs (dopri5 at tolerances no step can meet).
+TEST_F(EveryCase, AnIntegratorFailureEndsInASummaryWithThatStatus) {
+  for (const char* name :
+       {"pendulum_mu0", "prism_fig5_n22", "billiard_parabola_4p5hz", "dimer_fig3_ar39_mu012"}) {
+    const fs::path out = dir_ / name;
+    const Result r = granular(
+        "run", name,
+        {"/integrator/scheme=dopri5", "/integrator/rtol=1e-300", "/integrator/atol=1e-300"}, out);
+    ASSERT_EQ(r.code, 0) << name << "\n" << r.err;
+    const json s = json::parse(slurp(out / "summary.json"));
+    EXPECT_EQ(s["status"], "integrator_failed") << name;
+    EXPECT_NE(s["detail"].get<std::string>().find("step size underflow"), std::string::npos)
+        << name;
+  }
+}
+
 TEST_F(EveryCase, BadInputOfEveryModelIsOneLineWithThePointerAndWritesNothing) {
   for (const BadInput& b : bad_inputs) {
     expect_refused(b.file, {"/no_such_key=1"}, "/no_such_key", "unknown key");
