@@ -41,31 +41,32 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
                        {"max_impacts", "/run/max_events"},
                        {"zeno_min_speed", "/zeno/min_speed"}});
   run.allow_only(with({"t_end", "sample_interval", "max_events"}, d.run_keys));
-  o.t_end = std::isnan(d.t_end) ? run.number("t_end", Bound::positive)
-                                : run.number_or("t_end", d.t_end, Bound::positive);
-  o.sample_interval = run.number_or("sample_interval", d.sample_interval, Bound::non_negative);
+  o = d.base;
+  o.t_end = d.t_end_required ? run.number("t_end", Bound::positive)
+                             : run.number_or("t_end", d.base.t_end, Bound::positive);
+  o.sample_interval = run.number_or("sample_interval", d.base.sample_interval, Bound::non_negative);
   if (o.sample_interval > 0.0 && o.t_end / o.sample_interval > kMaxRows)
     run.fail("sample_interval",
              "gives more than " + io::format_number(kMaxRows) +
                  " rows over t_end; must be >= " + io::format_number(o.t_end / kMaxRows));
-  o.max_events = run.integer_or("max_events", d.max_events, 1);
+  o.max_events = run.integer_or("max_events", d.base.max_events, 1);
 
   // integrator: the scheme, its steps and tolerances, the event location
   const JsonObject integ = root.object_or_empty("integrator");
   reject_renamed(integ,
                  {{"first_step", "/integrator/step"}, {"event_tol", "/integrator/event_time_tol"}});
   integ.allow_only({"scheme", "step", "max_step", "rtol", "atol", "event_time_tol"});
-  o.ode = d.ode;
-  const char* scheme_default = d.ode.scheme == impact::Scheme::rk4 ? "rk4" : "dopri5";
+  const char* scheme_default = d.base.ode.scheme == impact::Scheme::rk4 ? "rk4" : "dopri5";
   o.ode.scheme =
       integ.choice_or("scheme", {"rk4", "dopri5"}, "integrator scheme", scheme_default) == "rk4"
           ? impact::Scheme::rk4
           : impact::Scheme::dopri5;
-  o.ode.step = integ.number_or("step", d.ode.step, Bound::positive);
-  o.ode.max_step = integ.number_or("max_step", d.ode.max_step, Bound::positive);
-  o.ode.rtol = integ.number_or("rtol", d.ode.rtol, Bound::positive);
-  o.ode.atol = integ.number_or("atol", d.ode.atol, Bound::positive);
-  o.ode.event_time_tol = integ.number_or("event_time_tol", d.ode.event_time_tol, Bound::positive);
+  o.ode.step = integ.number_or("step", d.base.ode.step, Bound::positive);
+  o.ode.max_step = integ.number_or("max_step", d.base.ode.max_step, Bound::positive);
+  o.ode.rtol = integ.number_or("rtol", d.base.ode.rtol, Bound::positive);
+  o.ode.atol = integ.number_or("atol", d.base.ode.atol, Bound::positive);
+  o.ode.event_time_tol =
+      integ.number_or("event_time_tol", d.base.ode.event_time_tol, Bound::positive);
   if (o.ode.step > o.t_end) integ.fail("step", "must be <= t_end");
   const bool fixed = o.ode.scheme == impact::Scheme::rk4;
   check_integration_steps(integ, fixed ? "step" : "max_step", o.t_end,
@@ -78,17 +79,17 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
     zeno.allow_only({"min_speed", "max_impacts", "window"});
   else
     zeno.allow_only({"min_speed"});
-  o.zeno = d.zeno;
   const double gh = d.flight_gravity * (fixed ? o.ode.step : o.ode.max_step);
-  o.zeno.min_speed = zeno.number_or("min_speed", std::max(d.zeno.min_speed, d.min_speed_in_gh * gh),
-                                    Bound::non_negative);
+  o.zeno.min_speed = zeno.number_or(
+      "min_speed", std::max(d.base.zeno.min_speed, d.min_speed_in_gh * gh), Bound::non_negative);
   if (o.zeno.min_speed < 2.0 * gh)
     zeno.fail("min_speed", io::format_number(o.zeno.min_speed) +
                                " m/s must be >= 2 g h = " + io::format_number(2.0 * gh) +
                                " m/s (a flight must last a few steps to be seen)");
   if (d.zeno_counts_impacts) {
-    o.zeno.max_impacts = static_cast<int>(zeno.integer_or("max_impacts", d.zeno.max_impacts, 2));
-    o.zeno.window = zeno.number_or("window", d.zeno.window, Bound::positive);
+    o.zeno.max_impacts =
+        static_cast<int>(zeno.integer_or("max_impacts", d.base.zeno.max_impacts, 2));
+    o.zeno.window = zeno.number_or("window", d.base.zeno.window, Bound::positive);
   }
   return o;
 }

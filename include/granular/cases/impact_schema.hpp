@@ -18,8 +18,6 @@
 #error "granular/cases/impact_schema.hpp is host-only"
 #endif
 
-#include <cmath>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,11 +29,10 @@ namespace granular::cases {
 
 // What a model chooses for the shared groups.
 struct ImpactDefaults {
-  double t_end = std::numeric_limits<double>::quiet_NaN();  // NaN: run/t_end is required
-  double sample_interval = 0.0;                             // 0: no time series unless asked for
-  long long max_events = 10'000'000;
-  impact::OdeOptions ode;  // scheme and step for the model's time scale
-  impact::ZenoGuard zeno;  // thresholds (min_speed: see min_speed_in_gh)
+  // The model's defaults: its run options' own (t_end, sample_interval, max_events, the ODE, the
+  // Zeno thresholds; zeno.min_speed: see min_speed_in_gh), so that they are written once.
+  impact::DriverOptions base;
+  bool t_end_required = false;  // run/t_end has no default
   // Gravity of the model's flights [m/s²]: an impact is seen at step ends only, so a flight
   // must last a few steps h: zeno/min_speed >= 2 g h (event.hpp). 0: no flights, no floor.
   double flight_gravity = 0.0;

@@ -132,13 +132,15 @@ void BilliardRun::describe(std::ostream& out) const {
   out << "drag: C1 = " << fmt("%.4g", m.drag.c1) << " N s/m, C2 = " << fmt("%.4g", m.drag.c2)
       << " kg/m; at 1 m/s the drag is "
       << fmt("%.3g", (m.drag.c1 + m.drag.c2) / (m.ball.mass * m.gravity)) << " g\n";
-  out << "integrator: " << (m.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
-      << fmt("%.4g", m.ode.step) << " s, event tolerance " << fmt("%.3g", m.ode.event_time_tol)
-      << " s; Zeno: approach < " << fmt("%.3g", m.zeno.min_speed) << " m/s or > "
-      << m.zeno.max_impacts << " impacts in " << fmt("%.3g", m.zeno.window)
+  out << "integrator: "
+      << (m.driver.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
+      << fmt("%.4g", m.driver.ode.step) << " s, event tolerance "
+      << fmt("%.3g", m.driver.ode.event_time_tol) << " s; Zeno: approach < "
+      << fmt("%.3g", m.driver.zeno.min_speed) << " m/s or > " << m.driver.zeno.max_impacts
+      << " impacts in " << fmt("%.3g", m.driver.zeno.window)
       << " s, then a plastic impact and persistent contact (roll if |F_t| <= mu F_n, else slide "
          "with mu')\n";
-  out << "run: " << m.max_collisions << " collisions (at most " << fmt("%.6g", m.max_time)
+  out << "run: " << m.max_collisions << " collisions (at most " << fmt("%.6g", m.driver.t_end)
       << " s) from (q1, q2) = (" << fmt("%.6g", initial.q1) << ", " << fmt("%.6g", initial.q2)
       << ") m\n";
 }
@@ -415,26 +417,17 @@ std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::str
   // the shared groups (impact_schema.hpp): flights by fixed-step RK4; a Zeno threshold of
   // 4 g h lets through only flights of several steps
   ImpactDefaults d;
-  d.t_end = 1e4;
-  d.sample_interval = 0.0;
-  d.ode.scheme = Scheme::rk4;
-  d.ode.step = 1e-4;
-  d.ode.max_step = 1e-3;
+  d.base = m.driver;
+  d.base.ode.max_step = 1e-3;
   d.flight_gravity = m.gravity;
-  d.zeno.min_speed = 0.0;
+  d.base.zeno.min_speed = 0.0;
   d.min_speed_in_gh = 4.0;
-  d.zeno.max_impacts = 50;
-  d.zeno.window = 0.05;
+  d.base.zeno.window = 0.05;
   d.run_keys = {"collisions"};
-  const impact::DriverOptions driver = parse_driver_options(root, d);
-  const JsonObject integrator = root.object_or_empty("integrator");
-  if (driver.ode.step > 1e-2)
-    integrator.fail("step", io::format_number(driver.ode.step) + " s is too large: at most 0.01 s");
-  m.ode = driver.ode;
-  m.max_time = driver.t_end;
-  m.sample_interval = driver.sample_interval;
-  m.max_events = driver.max_events;
-  m.zeno = driver.zeno;
+  m.driver = parse_driver_options(root, d);
+  if (m.driver.ode.step > 1e-2)
+    root.object_or_empty("integrator")
+        .fail("step", io::format_number(m.driver.ode.step) + " s is too large: at most 0.01 s");
   m.max_collisions = root.object_or_empty("run").integer_or("collisions", 25000, 1);
 
   // the start (spec §5: at rest; here a small drop onto the floor at q1)

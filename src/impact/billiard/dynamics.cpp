@@ -219,7 +219,7 @@ std::optional<BilliardContactEnd> billiard_contact_advance(const BilliardModel& 
         BilliardContactEnd::impact, static_cast<int>(k));
   }
 
-  EventIntegrator ode(rhs, m.ode);
+  EventIntegrator ode(rhs, m.driver.ode);
   State y(kSize);
   y << c.foot, c.u_t, c.spin;
   const std::optional<EventHit> hit = ode.advance(t, y, t_end, events);

@@ -41,7 +41,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
 
   Phase<BilliardEvent> phase(double t, State&, DriverContext&) override {
     Phase<BilliardEvent> ph;
-    ph.horizon = t + 100.0 * m_.ode.step;  // chunks of 100 steps
+    ph.horizon = t + 100.0 * m_.driver.ode.step;  // chunks of 100 steps
     if (in_contact_) {
       ph.solver = [this](double& tt, State& y, double target) -> std::optional<BilliardEvent> {
         contact_end_ = billiard_contact_advance(m_, on_, mode_, sigma_, tt, target, other_);
@@ -90,7 +90,8 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
       close_phase(failed ? BilliardContactEnd::undetermined : BilliardContactEnd::run_end);
     }
     out_.t_end = o.t;
-    if (m_.sample_interval > 0.0 && (out_.trajectory.empty() || out_.trajectory.back().t != o.t))
+    if (m_.driver.sample_interval > 0.0 &&
+        (out_.trajectory.empty() || out_.trajectory.back().t != o.t))
       sample(o.t, o.y);
   }
 
@@ -142,7 +143,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
       const SurfaceContact sc = surface_contact(m_.boundary, s, y[kQ1], y[kQ2], m_.ball.radius);
       const Vec2 c1{std::cos(sc.z), std::sin(sc.z)}, c2{-std::sin(sc.z), std::cos(sc.z)};
       const Vec2 relative{y[kV1] - A * w, y[kV2]};
-      if (std::fabs(dot(relative, c2)) > m_.zeno.min_speed) continue;
+      if (std::fabs(dot(relative, c2)) > m_.driver.zeno.min_speed) continue;
       const double slip = dot(relative, c1) + m_.ball.radius * y[kSpin];
       t_ = t;
       y_ = y;
@@ -285,7 +286,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
     phase_.f_n_end = billiard_contact_forces(m_, on_, t_, mode_, sigma_).f_n;
     out_.contact_phases.push_back(phase_);
     // modes that switch without time advancing would stall the run
-    const bool empty = phase_.t_end - phase_.t_start <= 10.0 * m_.ode.event_time_tol;
+    const bool empty = phase_.t_end - phase_.t_start <= 10.0 * m_.driver.ode.event_time_tol;
     empty_phases_ = empty ? empty_phases_ + 1 : 0;
   }
 
@@ -375,13 +376,8 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
 
 BilliardResult run_billiard(const BilliardModel& m, const BilliardInitial& init) {
   BilliardRunModel model(m);
-  DriverOptions d;
-  d.ode = m.ode;
-  d.t_end = m.max_time;
-  d.at_t_end = RunStatus::time_limit;
-  d.sample_interval = m.sample_interval;
-  d.max_events = m.max_events;
-  d.zeno = m.zeno;
+  DriverOptions d = m.driver;
+  d.at_t_end = RunStatus::time_limit;  // the goal is max_collisions
   State y(kSize);
   y << init.q1, init.q2, init.v1, init.v2, init.spin;
   run_hybrid(model, 0.0, y, d);

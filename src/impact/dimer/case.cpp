@@ -191,12 +191,12 @@ class DimerCase : public Case {
           << ", " << io::format_value("%.4g", (1.0 + std::sqrt(disc)) / p_.mu_i) << " for mu_i";
     out << "\nstart: h0 = " << io::format_value("%.6g", h0_)
         << " m, theta0 = " << io::format_value("%.6g", theta0_ / degree) << " deg, at rest\n"
-        << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s ("
-        << io::format_value("%.1f", o_.t_end * frequency_)
+        << "run: t_end = " << io::format_value("%.6g", o_.driver.t_end) << " s ("
+        << io::format_value("%.1f", o_.driver.t_end * frequency_)
         << " periods), <u> over t >= " << io::format_value("%.6g", o_.average_from)
-        << " s; rk4 step " << io::format_value("%.4g", o_.ode.step) << " s, event tolerance "
-        << io::format_value("%.3g", o_.ode.event_time_tol) << " s; impact -> contact below "
-        << io::format_value("%.4g", o_.impact_to_contact) << " m/s; " << o_.impulse_steps
+        << " s; rk4 step " << io::format_value("%.4g", o_.driver.ode.step) << " s, event tolerance "
+        << io::format_value("%.3g", o_.driver.ode.event_time_tol) << " s; impact -> contact below "
+        << io::format_value("%.4g", o_.driver.zeno.min_speed) << " m/s; " << o_.impulse_steps
         << " impulse steps per impact\n";
     if (!sweep_ar_.empty())
       out << "sweep: " << sweep_ar_.size() << " aspect ratios x " << sweep_f_.size()
@@ -295,11 +295,11 @@ class DimerCase : public Case {
       p.omega = 2.0 * pi * points[k].frequency;
       p.amplitude = drive_amplitude(gamma_, p.g, p.omega);
       const double scale = frequency_ / points[k].frequency;
-      o.ode.step *= scale;
-      o.impact_to_contact *= scale;
-      o.t_end *= scale;
+      o.driver.ode.step *= scale;
+      o.driver.zeno.min_speed *= scale;
+      o.driver.t_end *= scale;
       o.average_from *= scale;
-      o.record_series = false;
+      o.driver.sample_interval = 0.0;  // no time series
       runs[k] = run_dimer(p, dimer_initial_state(p, h0_, theta0_), o);
     }
 
@@ -490,27 +490,19 @@ std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string
   // impact is plastic and the tip joins the contact phase (spec §3)
   reject_renamed(root.object_or_empty("numerics"),
                  {{"max_events", "/run/max_events"}, {"impact_to_contact", "/zeno/min_speed"}});
+  DimerRunOptions o;
   ImpactDefaults d;
-  d.sample_interval = 1e-4;
-  d.max_events = 2'000'000;
-  d.ode.scheme = Scheme::rk4;
-  d.ode.step = 1.0 / (2000.0 * frequency);
+  d.base = o.driver;
+  d.t_end_required = true;
+  d.base.ode.step = 1.0 / (2000.0 * frequency);
   d.flight_gravity = p.g;
-  d.zeno.min_speed = 1e-3;
   d.min_speed_in_gh = 2.0;
   d.zeno_counts_impacts = false;
   d.run_keys = {"average_from"};
-  const impact::DriverOptions driver = parse_driver_options(root, d);
-  DimerRunOptions o;
-  o.ode = driver.ode;
-  o.t_end = driver.t_end;
-  o.output_interval = driver.sample_interval;
-  o.record_series = driver.sample_interval > 0.0;
-  o.max_events = driver.max_events;
-  o.impact_to_contact = driver.zeno.min_speed;
+  o.driver = parse_driver_options(root, d);
   const JsonObject run = root.object("run");
-  o.average_from = run.number_or("average_from", 0.5 * o.t_end, Bound::non_negative);
-  if (!(o.average_from < o.t_end)) run.fail("average_from", "must be < t_end");
+  o.average_from = run.number_or("average_from", 0.5 * o.driver.t_end, Bound::non_negative);
+  if (!(o.average_from < o.driver.t_end)) run.fail("average_from", "must be < t_end");
 
   // the switches of spec §3 that the paper leaves open
   const JsonObject numerics = root.object_or_empty("numerics");
@@ -531,9 +523,10 @@ std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string
       root.has("sweep") ? static_cast<double>(sweep_ar.size()) * static_cast<double>(sweep_f.size())
                         : 1.0;
   if (runs > 1.0) {
-    const bool fixed = o.ode.scheme == Scheme::rk4;
+    const bool fixed = o.driver.ode.scheme == Scheme::rk4;
     check_integration_steps(root.object_or_empty("integrator"), fixed ? "step" : "max_step",
-                            o.t_end, fixed ? o.ode.step : o.ode.max_step, runs);
+                            o.driver.t_end, fixed ? o.driver.ode.step : o.driver.ode.max_step,
+                            runs);
   }
   return std::make_unique<DimerCase>(p, gamma, frequency, h0, theta0, o, std::move(sweep_ar),
                                      std::move(sweep_f), rod_line_density);

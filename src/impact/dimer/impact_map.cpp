@@ -32,7 +32,7 @@ DimerImpact dimer_impact(const DimerParams& p, const DimerRunOptions& o, double 
   for (int i = 0; i < 2; ++i) {
     const TipKinematics k = dimer_tip(p, t, y, i);
     im.tips[i] = closed(mode[i]) || (k.d <= kGapTol && k.d_dot < 0.0);
-    im.plastic[i] = im.tips[i] && k.d_dot < 0.0 && -k.d_dot < o.impact_to_contact;
+    im.plastic[i] = im.tips[i] && k.d_dot < 0.0 && -k.d_dot < o.driver.zeno.min_speed;
     in.in_set[i] = im.tips[i];
     in.u_n[i] = k.d_dot;
     in.u_t[i] = k.v_t;
@@ -60,7 +60,7 @@ DimerImpact dimer_impact(const DimerParams& p, const DimerRunOptions& o, double 
   for (int i = 0; i < 2; ++i) {
     if (!im.tips[i]) continue;
     const double leave = im.d_dot_after[i];
-    const bool stays = leave <= 1e-12 || (any_plastic && leave < o.impact_to_contact);
+    const bool stays = leave <= 1e-12 || (any_plastic && leave < o.driver.zeno.min_speed);
     mode[i] = stays ? TipMode::stick : TipMode::open;
   }
   im.energy_after = relative_energy(p, t, y);

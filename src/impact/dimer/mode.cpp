@@ -29,7 +29,7 @@ DimerMotion classify_dimer_motion(const DimerParams& p, const DimerRun& run,
   contact_fraction[0] = contact_fraction[1] = 0.0;
   if (!(window > 0.0)) return DimerMotion::mixed;
   const double period = p.omega > 0.0 ? 2.0 * pi / p.omega : window;
-  const double threshold = std::max(0.1 * p.amplitude * p.omega, o.impact_to_contact);
+  const double threshold = std::max(0.1 * p.amplitude * p.omega, o.driver.zeno.min_speed);
 
   // major impacts per tip, and whether the two tips alternate
   int count[2] = {0, 0};

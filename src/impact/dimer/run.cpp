@@ -153,7 +153,8 @@ struct DimerEvent {
 // runs in phase(), and the events only stop the smooth phase where the state must be looked at.
 class DimerModel : public HybridModel<DimerEvent> {
  public:
-  DimerModel(const DimerParams& p, const DimerRunOptions& o) : p_(p), o_(o) {}
+  DimerModel(const DimerParams& p, const DimerRunOptions& o)
+      : p_(p), o_(o), series_(o.driver.sample_interval > 0.0) {}
 
   std::optional<Stop> start(double t, State& y, DriverContext&) override {
     // a tip that starts on the plate at rest relative to it is a contact candidate
@@ -184,7 +185,7 @@ class DimerModel : public HybridModel<DimerEvent> {
       if (mode_[i] == TipMode::open && k.d <= kGapTol && k.d_dot < 0.0) impacting = true;
     }
     if (impacting) {
-      if (o_.record_series) run_.samples.push_back(series_row(p_, t, y, mode_));
+      if (series_) run_.samples.push_back(series_row(p_, t, y, mode_));
       DimerImpact im = dimer_impact(p_, o_, t, y, mode_);
       run_.impacts.push_back(im);
       if (!im.converged) {
@@ -199,7 +200,7 @@ class DimerModel : public HybridModel<DimerEvent> {
       return ph;
     }
     track_phases(t);
-    if (impacting && o_.record_series) run_.samples.push_back(series_row(p_, t, y, mode_));
+    if (impacting && series_) run_.samples.push_back(series_row(p_, t, y, mode_));
 
     // 3. the smooth phase up to the next event, output time or the start of averaging
     const DimerParams& p = p_;
@@ -260,7 +261,7 @@ class DimerModel : public HybridModel<DimerEvent> {
   }
 
   void sample(double t, const State& y) override {
-    if (o_.record_series) run_.samples.push_back(series_row(p_, t, y, mode_));
+    if (series_) run_.samples.push_back(series_row(p_, t, y, mode_));
   }
 
   void finish(const RunOutcome& o) override {
@@ -320,6 +321,7 @@ class DimerModel : public HybridModel<DimerEvent> {
 
   const DimerParams& p_;
   const DimerRunOptions& o_;
+  const bool series_;  // keep the time series (and rows at impacts)
   DimerRun run_;
   TipMode mode_[2] = {TipMode::open, TipMode::open};
   TipMode phase_mode_[2] = {TipMode::open, TipMode::open};
@@ -332,12 +334,7 @@ class DimerModel : public HybridModel<DimerEvent> {
 
 DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions& o) {
   DimerModel model(p, o);
-  DriverOptions d;
-  d.ode = o.ode;
-  d.t_end = o.t_end;
-  d.sample_interval = o.record_series ? o.output_interval : 0.0;
-  d.max_events = o.max_events;
-  run_hybrid(model, 0.0, y0, d);
+  run_hybrid(model, 0.0, y0, o.driver);
   return model.take();
 }
 

@@ -65,22 +65,25 @@ class PendulumCase : public Case {
         << " m, E(0) = " << io::format_value("%.10g", pendulum_energy(p_, y0_))
         << " J; E at psi = 0 (inaccessible) = "
         << io::format_value("%.10g", pendulum_energy(p_, rest)) << " J\n"
-        << "integrator: " << (o_.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
-        << io::format_value("%.4g", o_.ode.step) << " s";
-    if (o_.ode.scheme == Scheme::dopri5)
-      out << ", max_step " << io::format_value("%.4g", o_.ode.max_step) << " s, rtol "
-          << io::format_value("%.3g", o_.ode.rtol) << ", atol "
-          << io::format_value("%.3g", o_.ode.atol);
-    out << ", event time tolerance " << io::format_value("%.3g", o_.ode.event_time_tol) << " s\n"
-        << "run: t_end = " << io::format_value("%.6g", o_.t_end) << " s, "
-        << (o_.output_interval > 0.0
-                ? io::format_value("%.0f", std::ceil(o_.t_end / o_.output_interval)) +
+        << "integrator: "
+        << (o_.driver.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
+        << io::format_value("%.4g", o_.driver.ode.step) << " s";
+    if (o_.driver.ode.scheme == Scheme::dopri5)
+      out << ", max_step " << io::format_value("%.4g", o_.driver.ode.max_step) << " s, rtol "
+          << io::format_value("%.3g", o_.driver.ode.rtol) << ", atol "
+          << io::format_value("%.3g", o_.driver.ode.atol);
+    out << ", event time tolerance " << io::format_value("%.3g", o_.driver.ode.event_time_tol)
+        << " s\n"
+        << "run: t_end = " << io::format_value("%.6g", o_.driver.t_end) << " s, "
+        << (o_.driver.sample_interval > 0.0
+                ? io::format_value("%.0f", std::ceil(o_.driver.t_end / o_.driver.sample_interval)) +
                       " output rows"
                 : std::string("no time series"))
         << "\n"
-        << "zeno guard: approach speed < " << io::format_value("%.4g", o_.zeno.min_speed)
-        << " m/s or > " << o_.zeno.max_impacts << " impacts in "
-        << io::format_value("%.4g", o_.zeno.window) << " s -> plastic impact, persistent contact\n";
+        << "zeno guard: approach speed < " << io::format_value("%.4g", o_.driver.zeno.min_speed)
+        << " m/s or > " << o_.driver.zeno.max_impacts << " impacts in "
+        << io::format_value("%.4g", o_.driver.zeno.window)
+        << " s -> plastic impact, persistent contact\n";
   }
 
   RunEnd run(const RunContext& ctx) const override {
@@ -115,7 +118,7 @@ class PendulumCase : public Case {
     // the summary last, so that its presence means the run completed
     nlohmann::json summary = io::summary_header("pendulum", case_echo);
     io::put_run_status(summary, run_status_name(r.status), r.reason, r.detail);
-    summary["t_end"] = o_.t_end;
+    summary["t_end"] = o_.driver.t_end;
     summary["t_final"] = r.t_final;
     summary["impact_count"] = r.impacts.size();
     nlohmann::json impacts = nlohmann::json::array();
@@ -260,24 +263,13 @@ std::unique_ptr<Case> load_pendulum(const JsonObject& root, std::vector<std::str
   // the shared groups (impact_schema.hpp): the paper's fixed-step RK4 by default (its step
   // is not stated; 1e-4 s is our choice)
   ImpactDefaults d;
-  d.sample_interval = 1e-3;
-  d.max_events = 1'000'000;
-  d.ode.scheme = Scheme::rk4;
-  d.ode.step = 1e-4;
-  d.ode.max_step = 1e-3;
-  d.zeno.min_speed = 1e-2;
+  d.base = PendulumRunOptions{}.driver;
+  d.t_end_required = true;
   d.min_speed_in_gh = 2.0;
   d.flight_gravity = p.g;
-  d.zeno.max_impacts = 50;
-  d.zeno.window = 1e-3;
   reject_renamed(root.object_or_empty("zeno"), {{"baumgarte_rate", "/obstacle/baumgarte_rate"}});
-  const impact::DriverOptions driver = parse_driver_options(root, d);
   PendulumRunOptions o;
-  o.ode = driver.ode;
-  o.t_end = driver.t_end;
-  o.output_interval = driver.sample_interval;
-  o.max_events = driver.max_events;
-  o.zeno = driver.zeno;
+  o.driver = parse_driver_options(root, d);
   // the drift correction of persistent contact (our assumption: the paper has none)
   o.baumgarte_rate = floor.number_or("baumgarte_rate", 50.0, Bound::non_negative);
 

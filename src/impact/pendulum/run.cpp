@@ -146,7 +146,7 @@ class PendulumModel : public HybridModel<PendulumEvent> {
   // non-positive (spec §3 pitfall: never the two-sided test), or, when the flight starts on
   // the floor (lift-off from persistent contact), the disk turning back into it
   Phase<PendulumEvent> flight(const State& y) const {
-    const double tau = o_.ode.step;
+    const double tau = o_.driver.ode.step;
     const auto inward = [this, tau](const State& s) {
       const double f = pendulum_gap(p_, s[0], s[1]);
       const ContactJacobian j = pendulum_contact_jacobian(p_, s[0], s[1]);
@@ -240,7 +240,7 @@ class PendulumModel : public HybridModel<PendulumEvent> {
       out_.zeno = PendulumZeno{t, -c0, static_cast<int>(out_.impacts.size()) - 1, 0};
       int in_window = 0;
       for (const PendulumImpact& x : out_.impacts)
-        if (x.t >= t - o_.zeno.window) ++in_window;
+        if (x.t >= t - o_.driver.zeno.window) ++in_window;
       out_.zeno->impacts_in_window = in_window;
     }
     // persistent contact from here: c = 0 after the plastic impact
@@ -316,13 +316,7 @@ class PendulumModel : public HybridModel<PendulumEvent> {
 PendulumRun run_pendulum(const PendulumParams& p, const State& y0,
                          const PendulumRunOptions& options) {
   PendulumModel model(p, options);
-  DriverOptions d;
-  d.ode = options.ode;
-  d.t_end = options.t_end;
-  d.sample_interval = options.output_interval;
-  d.max_events = options.max_events;
-  d.zeno = options.zeno;
-  run_hybrid(model, 0.0, y0, d);
+  run_hybrid(model, 0.0, y0, options.driver);
   return model.take();
 }
 

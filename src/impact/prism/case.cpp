@@ -299,20 +299,9 @@ std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::st
 
   // the shared groups (impact_schema.hpp): the contact phases by adaptive Dormand–Prince
   ImpactDefaults d;
-  d.t_end = 60.0;
-  d.sample_interval = 1e-3;
-  d.max_events = 100'000;
-  d.ode.scheme = Scheme::dopri5;
-  d.ode.step = 1e-4;
-  d.ode.max_step = 1e-2;
-  d.zeno.min_speed = 1e-9;
+  d.base = PrismRunOptions{}.driver;
   d.run_keys = {"on_violation"};
-  const impact::DriverOptions driver = parse_driver_options(root, d);
-  o.ode = driver.ode;
-  o.t_end = driver.t_end;
-  o.sample_dt = driver.sample_interval;
-  o.max_events = driver.max_events;
-  o.zeno = driver.zeno;
+  o.driver = parse_driver_options(root, d);
   const io::JsonObject run = root.object_or_empty("run");
   o.stop_on_violation =
       run.choice_or("on_violation", {"stop", "report"}, "violation policy", "stop") == "stop";

@@ -210,15 +210,10 @@ class PrismModel : public HybridModel<PrismEvent> {
 
 PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
   PrismModel model(p, o);
-  DriverOptions d;
-  d.ode = o.ode;
-  d.t_end = o.t_end;
-  d.at_t_end = RunStatus::time_limit;
-  d.sample_interval = o.sample_dt;
-  d.max_events = o.max_events;
-  d.zeno = o.zeno;
   State y(2);
   y << o.lambda0, 0.0 - o.omega0;
+  DriverOptions d = o.driver;
+  d.at_t_end = RunStatus::time_limit;  // the goal is the ramp's end
   run_hybrid(model, 0.0, y, d);
   return model.take();
 }

@@ -127,7 +127,7 @@ BilliardModel elastic_model(BoundaryShape shape) {
   m.law.mu_kinetic = 0.0;
   m.drive = {0.0, 2.0 * kPi * 5.0};
   m.drag = {0.0, 0.0};
-  m.ode.step = 1e-4;
+  m.driver.ode.step = 1e-4;
   m.max_collisions = 800;
   return m;
 }
@@ -139,8 +139,8 @@ TEST(BilliardRun, ElasticFrictionlessBilliardConservesEnergy) {
        {BoundaryShape::parabola, BoundaryShape::wedge, BoundaryShape::hyperbola}) {
     for (Scheme scheme : {Scheme::rk4, Scheme::dopri5}) {
       BilliardModel m = elastic_model(shape);
-      m.ode.scheme = scheme;
-      m.ode.max_step = 2e-3;
+      m.driver.ode.scheme = scheme;
+      m.driver.ode.max_step = 2e-3;
       BilliardInitial init;
       init.q1 = 0.01;
       init.q2 = 0.06;
@@ -210,11 +210,11 @@ TEST(BilliardContact, AccumulatingImpactsSwitchToPersistentContact) {
   m.law.e = 0.5;
   m.law.low_velocity_speed = 0.0;
   m.drag = {0.0, 0.0};
-  m.ode.step = 1e-4;
-  m.zeno.min_speed = 4.0 * 9.81 * 1e-4;
+  m.driver.ode.step = 1e-4;
+  m.driver.zeno.min_speed = 4.0 * 9.81 * 1e-4;
   m.max_collisions = 100000;
-  m.max_time = 0.3;
-  m.sample_interval = 0.1;
+  m.driver.t_end = 0.3;
+  m.driver.sample_interval = 0.1;
   BilliardInitial init;
   init.q2 = m.ball.radius + 0.01;
   init.v1 = 0.2;
@@ -231,7 +231,7 @@ TEST(BilliardContact, AccumulatingImpactsSwitchToPersistentContact) {
   EXPECT_EQ(r.contact_phases.back().mode, BilliardContactMode::roll);
   EXPECT_EQ(r.contact_phases.back().end, BilliardContactEnd::run_end);
   const BilliardSample& last = r.trajectory.back();
-  EXPECT_NEAR(last.t, m.max_time, 1e-12);
+  EXPECT_NEAR(last.t, m.driver.t_end, 1e-12);
   EXPECT_NEAR(last.q2, m.ball.radius, 1e-12);
   EXPECT_NEAR(last.v2, 0.0, 1e-12);
   EXPECT_GT(last.v1, 0.0);
@@ -260,7 +260,7 @@ BilliardModel static_model(BoundaryShape shape, double mu_static, double mu_kine
   m.law.mu_kinetic = mu_kinetic;
   m.drive = {0.0, 2.0 * kPi * 5.0};
   m.drag = {0.0, 0.0};
-  m.ode.step = 1e-4;
+  m.driver.ode.step = 1e-4;
   return m;
 }
 
@@ -269,8 +269,8 @@ BilliardModel static_model(BoundaryShape shape, double mu_static, double mu_kine
 // potential, is conserved, as rolling friction does no work.
 TEST(BilliardContact, RollsInAStaticParabolaConservingEnergy) {
   BilliardModel m = static_model(BoundaryShape::parabola, 10.0, 10.0);
-  m.max_time = 1.0;
-  m.sample_interval = 0.01;
+  m.driver.t_end = 1.0;
+  m.driver.sample_interval = 0.01;
   const double u0 = 0.05;
   const BilliardInitial init = placed(m, Surface::floor, 0.0, u0, -u0 / m.ball.radius);
   const BilliardResult r = run_billiard(m, init);
@@ -307,8 +307,8 @@ TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
   for (double slope : {3.0, 1.85}) {
     BilliardModel m = static_model(BoundaryShape::wedge, 0.61, 0.47);
     m.boundary.slope = slope;
-    m.max_time = 0.05;
-    m.sample_interval = 0.05;
+    m.driver.t_end = 0.05;
+    m.driver.sample_interval = 0.05;
     const BilliardInitial init = placed(m, Surface::wedge_right, 0.05, 0.0, 0.0);
     const BilliardResult r = run_billiard(m, init);
     EXPECT_EQ(r.status, RunStatus::time_limit);
@@ -318,7 +318,7 @@ TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
               slides ? BilliardContactMode::slide : BilliardContactMode::roll);
     EXPECT_EQ(r.contact_phases[0].end, BilliardContactEnd::run_end);
 
-    const double theta = std::atan(slope), T = m.max_time, g = m.gravity;
+    const double theta = std::atan(slope), T = m.driver.t_end, g = m.gravity;
     const double mb2 = m.ball.mass * m.ball.radius * m.ball.radius;
     const double a = slides ? g * (std::sin(theta) - m.law.mu_kinetic * std::cos(theta))
                             : g * std::sin(theta) / (1.0 + m.ball.inertia / mb2);
@@ -343,7 +343,7 @@ TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
 TEST(BilliardContact, LiftsOffWhenTheWallAcceleratesAway) {
   BilliardModel m = static_model(BoundaryShape::wedge, 0.0, 0.0);
   m.drive = {0.0254, 2.0 * kPi * 5.8};
-  m.max_time = 0.5;
+  m.driver.t_end = 0.5;
   m.max_collisions = 1;
   const double s0 = 0.08;
   const BilliardInitial init = placed(m, Surface::wedge_right, s0, 0.0, 0.0);
@@ -392,8 +392,8 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
     m.drive = {0.0254, 2.0 * kPi * c.frequency};
     const double d = 2.0 * m.ball.radius;
     m.drag = {1.55e-4 * d, 0.22 * d * d};
-    m.zeno.min_speed = 4.0 * m.gravity * m.ode.step;
-    m.zeno.window = 0.05;
+    m.driver.zeno.min_speed = 4.0 * m.gravity * m.driver.ode.step;
+    m.driver.zeno.window = 0.05;
     m.max_collisions = c.collisions;
     BilliardInitial init;
     init.q2 = resting_height(m, 0.0) + 1e-3;

@@ -1,5 +1,5 @@
-// Tests for the closest-point geometry of src/impact/billiard/geometry.cpp (docs/billiard.md §3, A7):
-// the stationary points of L² against brute-force minimisation, inside the evolute too.
+// Tests for the closest-point geometry of src/impact/billiard/geometry.cpp (docs/billiard.md §3,
+// A7): the stationary points of L² against brute-force minimisation, inside the evolute too.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -28,10 +28,10 @@ DimerParams plate_dimer(double aspect_ratio, double frequency, double gamma) {
 
 DimerRunOptions options(const DimerParams& p, double t_end) {
   DimerRunOptions o;
-  o.ode.step = 2.0 * kPi / p.omega / 2000.0;
-  o.t_end = t_end;
+  o.driver.ode.step = 2.0 * kPi / p.omega / 2000.0;
+  o.driver.t_end = t_end;
   o.average_from = 0.5 * t_end;
-  o.output_interval = 1e-3;
+  o.driver.sample_interval = 1e-3;
   return o;
 }
 
@@ -115,7 +115,7 @@ TEST(DimerRun, DriftChangesSignBetweenAr39And57) {
 TEST(DimerContact, ShortHopDoesNotTunnelIntoThePlate) {
   DimerParams p = plate_dimer(3.9, 50.0, 0.0);
   DimerRunOptions o = options(p, 5e-3);
-  o.ode.step = 2e-5;
+  o.driver.ode.step = 2e-5;
   const double v = 5e-5;
   State y = flat_on_plate(p);
   y[4] += v;

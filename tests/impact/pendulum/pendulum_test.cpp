@@ -33,9 +33,9 @@ PendulumParams paper_params(double mu) {
 
 PendulumRunOptions paper_options(double t_end) {
   PendulumRunOptions o;
-  o.t_end = t_end;
-  o.ode.step = 1e-4;
-  o.zeno.min_speed = 1e-2;
+  o.driver.t_end = t_end;
+  o.driver.ode.step = 1e-4;
+  o.driver.zeno.min_speed = 1e-2;
   return o;
 }
 
@@ -300,8 +300,8 @@ TEST(Pendulum, RestartInsideTheFloorIsNoCollision) {
 // the adaptive scheme finds the same first impact and the same counts over 6 s
 TEST(Pendulum, AdaptiveSchemeAgrees) {
   PendulumRunOptions o = paper_options(6.0);
-  o.ode.scheme = Scheme::dopri5;
-  o.zeno.min_speed = 2.0 * 9.81 * o.ode.max_step;
+  o.driver.ode.scheme = Scheme::dopri5;
+  o.driver.zeno.min_speed = 2.0 * 9.81 * o.driver.ode.max_step;
   const PendulumRun fixed = run_pendulum(paper_params(0.15), paper_start(), paper_options(6.0));
   const PendulumRun adaptive = run_pendulum(paper_params(0.15), paper_start(), o);
   EXPECT_EQ(adaptive.impacts.size(), fixed.impacts.size());

@@ -38,11 +38,11 @@ PrismParams steel(int n, double slope_deg = 0.4079) {
 PrismRunOptions release(double lambda0_deg) {
   PrismRunOptions o;
   o.lambda0 = lambda0_deg * kDeg;
-  o.ode.scheme = Scheme::dopri5;
-  o.ode.step = 1e-4;
-  o.ode.rtol = 1e-11;
-  o.ode.atol = 1e-13;
-  o.sample_dt = 2e-3;
+  o.driver.ode.scheme = Scheme::dopri5;
+  o.driver.ode.step = 1e-4;
+  o.driver.ode.rtol = 1e-11;
+  o.driver.ode.atol = 1e-13;
+  o.driver.sample_interval = 2e-3;
   return o;
 }
 
@@ -102,7 +102,7 @@ TEST(PrismContact, FirstImpactSpeedMatchesEnergyIntegral) {
   for (auto [slope, lambda0] : {std::pair{0.4079, 5.322}, std::pair{0.3702, 7.2}}) {
     const PrismParams p = steel(22, slope);
     PrismRunOptions o = release(lambda0);
-    o.max_events = 1;
+    o.driver.max_events = 1;
     const PrismRunResult r = run_prism(p, o);
     ASSERT_EQ(r.impacts.size(), 1u);
     EXPECT_NEAR(-r.impacts[0].omega_before, first_impact_speed(p, lambda0 * kDeg), 1e-8);
@@ -170,7 +170,7 @@ TEST(PrismLineImpact, KappaIndependentOfSlopeInARun) {
   const double kappa = line_impact(steel(30), -1.0).kappa;
   for (double slope : {0.3702, 0.4079, 2.0}) {
     PrismRunOptions o = release(5.0);
-    o.max_events = 20;
+    o.driver.max_events = 20;
     const PrismRunResult r = run_prism(steel(30, slope), o);
     ASSERT_EQ(r.impacts.size(), 20u)
         << run_status_name(r.status) << " " << r.reason << ": " << r.detail;
@@ -253,7 +253,7 @@ TEST(PrismRun, RecurrenceAndEnergyNeverGained) {
     PrismParams p = steel(22, 0.3702);
     p.impact = model;
     PrismRunOptions o = release(7.2);
-    o.max_events = 40;
+    o.driver.max_events = 40;
     const PrismRunResult r = run_prism(p, o);
     ASSERT_EQ(r.impacts.size(), 40u);
     const double kappa =
@@ -276,7 +276,7 @@ TEST(PrismRun, RecurrenceAndEnergyNeverGained) {
 TEST(PrismRun, RolledDistanceCountsFaces) {
   const PrismParams p = steel(30);
   PrismRunOptions o = release(5.322);
-  o.max_events = 10;
+  o.driver.max_events = 10;
   const PrismRunResult r = run_prism(p, o);
   ASSERT_EQ(r.impacts.size(), 10u);
   const double first = 5.322 * kDeg / (2.0 * p.geometry.alpha);
@@ -306,7 +306,7 @@ TEST(PrismRun, TerminationIsDetectedAndReported) {
   }
   {
     PrismRunOptions o = release(7.2);
-    o.zeno.min_speed = 1.0;
+    o.driver.zeno.min_speed = 1.0;
     const PrismRunResult r = run_prism(p, o);
     EXPECT_EQ(r.status, RunStatus::zeno);
     EXPECT_EQ(r.reason, "at_rest");
@@ -328,7 +328,7 @@ TEST(PrismRun, TerminationIsDetectedAndReported) {
     EXPECT_EQ(r.reason, "slip") << r.detail;
     PrismRunOptions report = release(7.2);
     report.stop_on_violation = false;
-    report.max_events = 30;
+    report.driver.max_events = 30;
     const PrismRunResult r2 = run_prism(on_steel, report);
     EXPECT_EQ(r2.status, RunStatus::event_limit);
     EXPECT_GT(r2.slip_violations, 0);

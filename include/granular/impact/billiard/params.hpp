@@ -78,13 +78,16 @@ struct BilliardModel {
   BilliardDrive drive;
   BilliardDrag drag;
   BilliardImpactLaw law;
-  double gravity = 9.81;  // g [m/s²]
-  OdeOptions ode;         // flight integrator and event tolerance
-  ZenoGuard zeno;         // accumulation thresholds (a copy is used per run)
-  long long max_collisions = 25000;
-  double max_time = 1e4;              // simulated time limit [s]
-  double sample_interval = 0;         // trajectory samples every this many s (0: none)
-  long long max_events = 10'000'000;  // impacts and contact-mode changes before event_limit
+  double gravity = 9.81;             // g [m/s²]
+  long long max_collisions = 25000;  // the run's goal
+  // the driver's settings (hybrid.hpp): t_end (a time limit), trajectory rows every
+  // sample_interval (0: none), the event budget (impacts and contact-mode changes), the flight
+  // integrator and event tolerance, the Zeno guard's thresholds
+  DriverOptions driver = [] {
+    DriverOptions d;
+    d.t_end = 1e4;
+    return d;
+  }();
 };
 
 struct BilliardInitial {

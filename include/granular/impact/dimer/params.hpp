@@ -50,16 +50,20 @@ struct DimerParams {
 
 // Numerical settings of a run (the paper gives none, spec §3 [A]: ours, named).
 struct DimerRunOptions {
-  OdeOptions ode;                   // RK4 with a fixed step by default
-  double t_end = 1.0;               // [s]
-  double output_interval = 1e-4;    // time-series sampling [s]
-  double average_from = 0.5;        // ⟨u⟩ and the mode use t ≥ average_from [s]
-  double impact_to_contact = 1e-3;  // approach speed below which an impact is plastic (e = 0) and
-                                    // the tip joins the contact phase (spec §3) [m/s]
-  double slip_tol = 1e-7;           // |v_t| below which a closed tip is tested for stick [m/s]
-  int impulse_steps = 2000;         // Darboux–Keller steps per impact
-  long max_events = 2000000;        // events before the run stops (status)
-  bool record_series = true;        // keep the time series
+  // the driver's settings (hybrid.hpp): t_end, rows of the time series every sample_interval
+  // (0: none), the event budget, the ODE (RK4 with a fixed step by default), and
+  // zeno.min_speed: the approach speed [m/s] below which an impact is plastic (e = 0) and the
+  // tip joins the contact phase (spec §3)
+  DriverOptions driver = [] {
+    DriverOptions d;
+    d.sample_interval = 1e-4;
+    d.max_events = 2'000'000;
+    d.zeno.min_speed = 1e-3;
+    return d;
+  }();
+  double average_from = 0.5;  // ⟨u⟩ and the mode use t ≥ average_from [s]
+  double slip_tol = 1e-7;     // |v_t| below which a closed tip is tested for stick [m/s]
+  int impulse_steps = 2000;   // Darboux–Keller steps per impact
 };
 
 }  // namespace granular::dimer
