@@ -418,11 +418,9 @@ std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::str
   // 4 g h lets through only flights of several steps
   ImpactDefaults d;
   d.base = m.driver;
-  d.base.ode.max_step = 1e-3;
   d.flight_gravity = m.gravity;
   d.base.zeno.min_speed = 0.0;
   d.min_speed_in_gh = 4.0;
-  d.base.zeno.window = 0.05;
   d.run_keys = {"collisions"};
   m.driver = parse_driver_options(root, d);
   if (m.driver.ode.step > 1e-2)

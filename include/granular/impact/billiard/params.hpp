@@ -86,6 +86,8 @@ struct BilliardModel {
   DriverOptions driver = [] {
     DriverOptions d;
     d.t_end = 1e4;
+    d.ode.max_step = 1e-3;
+    d.zeno.window = 0.05;
     return d;
   }();
 };

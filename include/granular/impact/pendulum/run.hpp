@@ -28,6 +28,7 @@ struct PendulumRunOptions {
     d.t_end = 6.0;
     d.sample_interval = 1e-3;
     d.max_events = 1'000'000;
+    d.ode.max_step = 1e-3;
     d.zeno.min_speed = 1e-2;  // and at least 2 g h (docs/cases.md)
     return d;
   }();
