@@ -6,7 +6,7 @@
 #   scripts/install_deps.sh --sanitize  also clang and its sanitizer and libFuzzer runtimes
 set -euo pipefail
 
-packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev)
+packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev)
 if [[ "${1:-}" == "--run" ]]; then
   packages+=(python3-matplotlib)
 fi
