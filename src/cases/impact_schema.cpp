@@ -33,6 +33,13 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
   impact::DriverOptions o;
 
   // run: the time limit, the rows, the event budget
+  // groups and keys the model does not have are refused, not ignored
+  if (!d.has_integrator)
+    root.forbid("integrator", "this model integrates no ODE (its flights are solved exactly)");
+  if (!d.has_zeno) root.forbid("zeno", "this model has no Zeno guard");
+  if (!d.has_rows)
+    root.object_or_empty("run").forbid("sample_interval", "this model writes no time series");
+
   const JsonObject run = root.object_or_empty("run");
   reject_renamed(run, {{"max_time", "/run/t_end"},
                        {"output_interval", "/run/sample_interval"},
@@ -44,12 +51,16 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
   o = d.base;
   o.t_end = d.t_end_required ? run.number("t_end", Bound::positive)
                              : run.number_or("t_end", d.base.t_end, Bound::positive);
-  o.sample_interval = run.number_or("sample_interval", d.base.sample_interval, Bound::non_negative);
+  if (d.has_rows)
+    o.sample_interval =
+        run.number_or("sample_interval", d.base.sample_interval, Bound::non_negative);
   if (o.sample_interval > 0.0 && o.t_end / o.sample_interval > kMaxRows)
     run.fail("sample_interval",
              "gives more than " + io::format_number(kMaxRows) +
                  " rows over t_end; must be >= " + io::format_number(o.t_end / kMaxRows));
   o.max_events = run.integer_or("max_events", d.base.max_events, 1);
+
+  if (!d.has_integrator) return o;  // and no Zeno guard: the models without an ODE
 
   // integrator: the scheme, its steps and tolerances, the event location
   const JsonObject integ = root.object_or_empty("integrator");
@@ -71,6 +82,8 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
   const bool fixed = o.ode.scheme == impact::Scheme::rk4;
   check_integration_steps(integ, fixed ? "step" : "max_step", o.t_end,
                           fixed ? o.ode.step : o.ode.max_step, d.runs);
+
+  if (!d.has_zeno) return o;
 
   // zeno: impacts are seen at step ends only, so the slowest approach the guard lets through
   // must allow a flight of a few steps (event.hpp)

@@ -10,6 +10,7 @@ const std::vector<Model>& models() {
       {"dimer", load_dimer, dimer_tables},
       {"pendulum", load_pendulum, pendulum_tables},
       {"prism", load_prism, prism_tables},
+      {"wedge", load_wedge, wedge_tables},
   };
   return all;
 }

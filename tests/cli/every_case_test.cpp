@@ -48,6 +48,7 @@ const std::map<std::string, std::vector<std::string>> shortened = {
     {"prism", {"/run/t_end=0.3"}},
     {"billiard", {"/run/collisions=20"}},
     {"dimer", {"/run/t_end=0.04", "/run/average_from=0.02"}},
+    {"wedge", {"/run/collisions=2000"}},
 };
 
 // What summary.json of each model must hold (docs/outputs.md and the model's own page).
@@ -66,6 +67,9 @@ const std::map<std::string, std::vector<std::string>> documented_keys = {
     {"dimer",
      {"status", "reason", "detail", "t_final", "mean_drift", "mean_drift_right", "motion",
       "impact_count"}},
+    {"wedge",
+     {"status", "reason", "detail", "collisions", "rejections", "scaled_rotation", "omega_bar",
+      "flight_time"}},
 };
 
 // The statuses a run may end with (docs/outputs.md).
@@ -85,6 +89,7 @@ const BadInput bad_inputs[] = {
     {"prism", "prism_fig5_n22", "/prism/n_sides", "/ramp/mu_s=-1", "/ramp/mu_s"},
     {"billiard", "billiard_parabola_4p5hz", "/drive/frequency", "/ball/radius=-1", "/ball/radius"},
     {"dimer", "dimer_fig3_ar39_mu012", "/run/t_end", "/contact/kappa=-0.5", "/contact/kappa"},
+    {"wedge", "wedge_fig6_ed_tilt10", "/drive/gamma", "/contact/e_n=2", "/contact/e_n"},
 };
 
 class EveryCase : public testing::Test {

@@ -38,6 +38,10 @@ struct ImpactDefaults {
   double flight_gravity = 0.0;
   double min_speed_in_gh = 0.0;       // default min_speed = max(zeno.min_speed, this·g h)
   bool zeno_counts_impacts = true;    // zeno/max_impacts and zeno/window apply
+  bool has_integrator = true;         // false: no ODE (flights in closed form): "integrator" and
+                                      // "zeno" refused
+  bool has_zeno = true;               // false: no Zeno guard: "zeno" refused
+  bool has_rows = true;               // false: no time series: "run/sample_interval" refused
   std::vector<std::string> run_keys;  // the model's own keys in "run"
   double runs = 1.0;                  // runs of one case (a sweep's points): the step limit
 };

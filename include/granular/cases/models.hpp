@@ -29,6 +29,7 @@ std::unique_ptr<Case> load_pendulum(const io::JsonObject& root, std::vector<std:
 std::unique_ptr<Case> load_billiard(const io::JsonObject& root, std::vector<std::string>& notes);
 std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::string>& notes);
 std::unique_ptr<Case> load_dimer(const io::JsonObject& root, std::vector<std::string>& notes);
+std::unique_ptr<Case> load_wedge(const io::JsonObject& root, std::vector<std::string>& notes);
 
 // The tables (CSV files) each model writes: columns, units, meanings.
 std::vector<io::TableSpec> packing_ensemble_tables();
@@ -37,5 +38,6 @@ std::vector<io::TableSpec> pendulum_tables();
 std::vector<io::TableSpec> billiard_tables();
 std::vector<io::TableSpec> prism_tables();
 std::vector<io::TableSpec> dimer_tables();
+std::vector<io::TableSpec> wedge_tables();
 
 }  // namespace granular::cases

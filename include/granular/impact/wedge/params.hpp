@@ -1,0 +1,47 @@
+// A disk bouncing in a vibrated wedge, by the event-driven map of Peraza-Mues' thesis §6.3
+// (docs/wedge.md): between collisions the disk's centre flies on a parabola in the wedge offset
+// inward by R; at a collision the rules (2.11), (2.23), (2.24) apply with the wall's velocity
+// drawn by the fixed-bottom random-phase approximation (FBRPA, §2.3.3). Everything runs in the
+// scaled variables of §6.3.2 (velocities in units of Aω_b, lengths of (Aω_b)²/g, times of
+// Aω_b/g, rotation as Rω/(Aω_b)), so that the result Rω̄/(Aω_b) depends on neither A, ω_b, g
+// nor R: the same random stream gives the same bits for any Γ and ω_b.
+//
+// This header: the parameters. The driver's vocabulary (State, RunStatus, ...) is used
+// unqualified in the model's namespace.
+#pragma once
+
+#include <cstdint>
+
+#include "granular/hd.hpp"
+#if !GRANULAR_HOST_ONLY
+#error "granular/impact/wedge/params.hpp is host-only"
+#endif
+
+#include "granular/impact/hybrid.hpp"
+
+namespace granular::wedge {
+
+using namespace impact;
+
+// How e_t, the tangential restitution, follows from the contact law.
+enum class TangentialLaw {
+  large_kappa,  // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
+  none          // e_t = 1: frictionless walls
+};
+
+struct WedgeParams {
+  double aperture = 2.0943951023931957;  // θ_W, the angle between the walls [rad] (0, π)
+  double tilt = 0.0;                     // θ_T, rotation of the whole wedge [rad]
+  double e_n = 0.9;                      // normal restitution (2.11)
+  double mu = 0.1;                       // friction coefficient of the walls
+  TangentialLaw law = TangentialLaw::large_kappa;
+  bool vibrating = true;  // false: fixed walls (no wall velocity at all; tests)
+  std::uint64_t seed = 1;
+
+  // Angles of the two walls, lines y = tan θ x through the vertex (spec: θ_R = θ0 + θ_T,
+  // θ_L = θ_T − θ0 with θ0 = (π − θ_W)/2).
+  double theta_right() const { return 0.5 * (3.141592653589793 - aperture) + tilt; }
+  double theta_left() const { return tilt - 0.5 * (3.141592653589793 - aperture); }
+};
+
+}  // namespace granular::wedge

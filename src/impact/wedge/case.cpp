@@ -1,0 +1,140 @@
+// The "wedge" model's case (docs/wedge.md): a disk in a vibrated wedge by the event-driven map
+// of thesis §6.3. The map runs in scaled variables; the drive, gravity and the disk's radius
+// only turn its result Rω̄/(Aω_b) into ω̄.
+#include <cmath>
+#include <string>
+
+#include "granular/cases/impact_schema.hpp"
+#include "granular/cases/models.hpp"
+#include "granular/constants.hpp"
+#include "granular/impact/wedge/run.hpp"
+#include "granular/io/output.hpp"
+#include "granular/vibration.hpp"
+
+namespace granular::cases {
+
+using namespace wedge;  // the model's physics
+
+namespace {
+
+using io::Bound;
+using io::JsonObject;
+
+class WedgeCase : public Case {
+ public:
+  WedgeCase(WedgeParams p, WedgeRunOptions o, double wall_speed, double gravity, double radius,
+            double gamma, double frequency)
+      : p_(p),
+        o_(o),
+        wall_speed_(wall_speed),
+        gravity_(gravity),
+        radius_(radius),
+        gamma_(gamma),
+        frequency_(frequency) {}
+
+  void describe(std::ostream& out) const override {
+    const double theta0 = 0.5 * (pi - p_.aperture);
+    out << "wedge: aperture " << io::format_value("%.6g", p_.aperture / degree) << " deg, tilt "
+        << io::format_value("%.6g", p_.tilt / degree) << " deg (critical tilt "
+        << io::format_value("%.6g", theta0 / degree) << " deg); walls at "
+        << io::format_value("%.6g", p_.theta_left() / degree) << " and "
+        << io::format_value("%.6g", p_.theta_right() / degree) << " deg\n"
+        << "collisions: e_n = " << io::format_value("%.4g", p_.e_n)
+        << ", mu = " << io::format_value("%.4g", p_.mu) << ", e_t "
+        << (p_.law == TangentialLaw::large_kappa ? "large-kappa approximation" : "= 1")
+        << "; wall velocity by FBRPA\n"
+        << "scales: A w_b = " << io::format_value("%.6g", wall_speed_) << " m/s (Gamma "
+        << io::format_value("%.4g", gamma_) << ", f " << io::format_value("%.4g", frequency_)
+        << " Hz), length (A w_b)^2/g = "
+        << io::format_value("%.6g", wall_speed_ * wall_speed_ / gravity_)
+        << " m, time A w_b/g = " << io::format_value("%.6g", wall_speed_ / gravity_) << " s\n"
+        << "run: " << o_.collisions << " collisions\n";
+  }
+
+  RunEnd run(const RunContext& ctx) const override {
+    const WedgeRun r = run_wedge(p_, o_);
+    const double omega_bar = r.mean_rotation * wall_speed_ / radius_;
+    if (ctx.progress)
+      *ctx.progress << "wedge: " << r.collisions << " collisions (" << r.rejections
+                    << " FBRPA draws rejected), status " << run_status_name(r.status)
+                    << (r.reason.empty() ? "" : " (" + r.reason + ")")
+                    << "\n  R w_bar/(A w_b) = " << io::format_value("%.6g", r.mean_rotation)
+                    << ", w_bar = " << io::format_value("%.6g", omega_bar) << " rad/s\n";
+    nlohmann::json s = io::summary_header("wedge", ctx.case_echo);
+    io::put_run_status(s, run_status_name(r.status), r.reason, r.detail);
+    s["collisions"] = r.collisions;
+    s["rejections"] = r.rejections;
+    s["wall_changes"] = r.wall_changes;
+    s["scaled_rotation"] = io::json_number(r.mean_rotation);
+    s["omega_bar"] = io::json_number(omega_bar);
+    s["flight_time"] = r.flight_time * wall_speed_ / gravity_;
+    s["wall_speed"] = wall_speed_;
+    io::write_json_atomic(ctx.out_dir / "summary.json", s);
+    return RunEnd::complete;
+  }
+
+ private:
+  WedgeParams p_;
+  WedgeRunOptions o_;
+  double wall_speed_, gravity_, radius_, gamma_, frequency_;
+};
+
+}  // namespace
+
+std::vector<io::TableSpec> wedge_tables() { return {}; }
+
+std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string>&) {
+  root.allow_only(
+      {"model", "description", "seed", "gravity", "wedge", "contact", "drive", "disk", "run"});
+  if (root.has("description")) root.string("description");
+  WedgeParams p;
+  p.seed = root.unsigned_or("seed", 1);
+  const double g = root.number_or("gravity", 9.81, Bound::positive);
+
+  const JsonObject w = root.object("wedge");
+  w.allow_only({"aperture_deg", "tilt_deg"});
+  p.aperture = w.number_or("aperture_deg", 120.0, Bound::positive) * degree;
+  if (!(p.aperture < pi)) w.fail("aperture_deg", "must be < 180");
+  p.tilt = w.number_or("tilt_deg", 0.0) * degree;
+  const double theta0 = 0.5 * (pi - p.aperture);
+  if (!(std::fabs(p.tilt) < theta0))
+    w.fail("tilt_deg", "must be below the critical tilt (180 - aperture)/2 = " +
+                           io::format_number(theta0 / degree) + " deg: a wall would face down");
+
+  const JsonObject c = root.object_or_empty("contact");
+  c.allow_only({"e_n", "mu", "tangential"});
+  p.e_n = c.number_or("e_n", 0.9, Bound::non_negative);
+  if (p.e_n > 1.0) c.fail("e_n", "must be <= 1");
+  p.mu = c.number_or("mu", 0.1, Bound::non_negative);
+  p.law = c.choice_or("tangential", {"large_kappa", "none"}, "tangential law", "large_kappa") ==
+                  "large_kappa"
+              ? TangentialLaw::large_kappa
+              : TangentialLaw::none;
+
+  const JsonObject d = root.object("drive");
+  d.allow_only({"gamma", "frequency"});
+  const double gamma = d.number("gamma", Bound::positive);
+  const double frequency = d.number("frequency", Bound::positive);
+  const double omega = 2.0 * pi * frequency;
+  const double wall_speed = drive_amplitude(gamma, g, omega) * omega;  // A ω_b
+
+  const JsonObject disk = root.object_or_empty("disk");
+  disk.allow_only({"radius"});
+  const double radius = disk.number_or("radius", 0.02, Bound::positive);
+
+  // the shared run keys; no ODE, no Zeno guard (the map's flights are exact)
+  WedgeRunOptions o;
+  ImpactDefaults defaults;
+  defaults.base = o.driver;
+  defaults.base.t_end = 1e300;
+  defaults.has_integrator = false;
+  defaults.has_zeno = false;
+  defaults.has_rows = false;
+  defaults.run_keys = {"collisions"};
+  o.driver = parse_driver_options(root, defaults);
+  o.driver.t_end *= g / wall_speed;  // seconds to the map's time unit A ω_b / g
+  o.collisions = root.object_or_empty("run").integer_or("collisions", 100000, 1);
+  return std::make_unique<WedgeCase>(p, o, wall_speed, g, radius, gamma, frequency);
+}
+
+}  // namespace granular::cases

@@ -1,0 +1,122 @@
+// The wedge map's run through the driver (include/granular/impact/wedge/run.hpp).
+#include "granular/impact/wedge/run.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "granular/random.hpp"
+
+namespace granular::wedge {
+
+namespace {
+
+enum class WedgeEvent { collision };
+
+// state: (x, y, vx, vy, W = Rω/(Aω_b)), scaled (params.hpp)
+enum { kX = 0, kY, kVx, kVy, kW, kSize };
+
+double energy(const State& y) { return 0.5 * (y[kVx] * y[kVx] + y[kVy] * y[kVy]) + y[kY]; }
+
+// The map as a hybrid system: each flight is solved in closed form (a phase with its own
+// solver), each collision is the event, its rules and the FBRPA draw the transition.
+class WedgeModel : public HybridModel<WedgeEvent> {
+ public:
+  WedgeModel(const WedgeParams& p, const WedgeRunOptions& o) : p_(p), o_(o) {}
+
+  std::optional<Stop> start(double, State& y, DriverContext&) override {
+    out_.energy_initial = energy(y);
+    const auto f = first_hit(p_, y[kX], y[kY], y[kVx], y[kVy]);
+    if (!f) return escaped();
+    flight_ = *f;
+    return std::nullopt;
+  }
+
+  Phase<WedgeEvent> phase(double, State&, DriverContext&) override {
+    Phase<WedgeEvent> ph;
+    ph.solver = [this](double& t, State& y, double target) -> std::optional<WedgeEvent> {
+      const double dt = std::min(flight_.time, target - t);
+      fly(dt, y[kX], y[kY], y[kVx], y[kVy]);
+      in_flight_ += dt;
+      if (dt < flight_.time) {
+        flight_.time -= dt;
+        t = target;
+        return std::nullopt;
+      }
+      t += dt;
+      return WedgeEvent::collision;
+    };
+    return ph;
+  }
+
+  std::optional<Stop> on_event(WedgeEvent, double, State& y, DriverContext&) override {
+    // eq. 6.1: the rotation of the flight that just ended, weighted by its duration
+    if (first_done_) {
+      rotation_time_ += y[kW] * in_flight_;
+      out_.flight_time += in_flight_;
+    }
+    first_done_ = true;
+    in_flight_ = 0.0;
+    if (flight_.to != wall_) ++out_.wall_changes;
+    wall_ = flight_.to;
+    const double theta = wall_ == Wall::right ? p_.theta_right() : p_.theta_left();
+    const WallVelocity v = to_wall(theta, y[kVx], y[kVy]);
+    Collision c{};
+    bool bounced = false;
+    // FBRPA: draws that would not bounce the disk back are rejected and redrawn (§2.3.3)
+    for (std::uint32_t attempt = 0; attempt < 1000 && !bounced; ++attempt) {
+      const auto words =
+          random_words({p_.seed, 0, attempt}, static_cast<std::uint64_t>(out_.collisions));
+      const double wall_v =
+          p_.vibrating ? fbrpa_wall_velocity(v.vn, theta, uniform_open(words.v[0])) : 0.0;
+      bounced = collide(p_, theta, v, y[kW], wall_v, c);
+      if (!bounced) ++out_.rejections;
+    }
+    if (!bounced)
+      return Stop{RunStatus::model_stop, "no_bounce",
+                  "1000 FBRPA draws in a row would not bounce the disk back"};
+    from_wall(theta, c.v, y[kVx], y[kVy]);
+    y[kY] = std::tan(theta) * y[kX];  // on the wall line: no drift from round-off
+    y[kW] = c.w;
+    if (++out_.collisions >= o_.collisions) return Stop{RunStatus::completed, "", ""};
+    const auto f = next_flight(p_, wall_, y[kX], c.v);
+    if (!f) return escaped();
+    flight_ = *f;
+    return std::nullopt;
+  }
+
+  void finish(const RunOutcome& o) override {
+    out_.status = o.status;
+    out_.reason = o.reason;
+    out_.detail = o.detail;
+    out_.mean_rotation = out_.flight_time > 0.0 ? rotation_time_ / out_.flight_time : 0.0;
+    out_.energy_final = energy(o.y);
+  }
+
+  WedgeRun take() { return out_; }
+
+ private:
+  static Stop escaped() {
+    return {RunStatus::model_stop, "escaped",
+            "no flight ends on a wall: the disk leaves the wedge (tilt beyond the critical one)"};
+  }
+
+  const WedgeParams& p_;
+  const WedgeRunOptions& o_;
+  WedgeRun out_;
+  Flight flight_{};
+  Wall wall_ = Wall::left;
+  bool first_done_ = false;
+  double in_flight_ = 0.0, rotation_time_ = 0.0;
+};
+
+}  // namespace
+
+WedgeRun run_wedge(const WedgeParams& p, const WedgeRunOptions& o) {
+  WedgeModel model(p, o);
+  State y(kSize);
+  y << o.release_x, o.release_height, 0.0, 0.0, 0.0;
+  run_hybrid(model, 0.0, y, o.driver);
+  return model.take();
+}
+
+}  // namespace granular::wedge

@@ -1,0 +1,193 @@
+// Tests for src/impact/wedge/, the event-driven map of a disk in a vibrated wedge (thesis §6.3;
+// docs/wedge.md): the flight maps against a direct parabola–line intersection, energy
+// conservation with e_n = 1 and μ = 0 on fixed walls, e_t within [−1, 1], FBRPA's large-|v_n|
+// moments (2.45)–(2.46) and its shadowing, the mirror symmetry ω̄(−θ_T) = −ω̄(θ_T), and the
+// results' dependence on the parameters the thesis names.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+#include "granular/impact/wedge/run.hpp"
+#include "granular/random.hpp"
+
+namespace granular::wedge {
+namespace {
+
+constexpr double kPi = 3.141592653589793;
+
+WedgeParams wedge(double aperture_deg, double tilt_deg) {
+  WedgeParams p;
+  p.aperture = aperture_deg * kPi / 180.0;
+  p.tilt = tilt_deg * kPi / 180.0;
+  return p;
+}
+
+TEST(WedgeMap, FlightMapsAgreeWithADirectParabolaLineIntersection) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int checked = 0, cross = 0, same = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const WedgeParams p = wedge(60.0 + 100.0 * u(rng), -20.0 + 40.0 * u(rng));
+    const Wall from = u(rng) < 0.5 ? Wall::left : Wall::right;
+    const double th = from == Wall::right ? p.theta_right() : p.theta_left();
+    const double x = (from == Wall::right ? 1.0 : -1.0) * (0.01 + 2.0 * u(rng));
+    const WallVelocity v{0.05 + 2.0 * u(rng), -2.0 + 4.0 * u(rng)};
+    const auto map = next_flight(p, from, x, v);
+    double vx, vy;
+    from_wall(th, v, vx, vy);
+    // the direct intersection, from just off the wall (the start itself is a root)
+    const double eps = 1e-9;
+    double sx = x, sy = std::tan(th) * x, svx = vx, svy = vy;
+    fly(eps, sx, sy, svx, svy);
+    const auto direct = first_hit(p, sx, sy, svx, svy);
+    ASSERT_EQ(map.has_value(), direct.has_value()) << i;
+    if (!map) continue;
+    ++checked;
+    (map->to == from ? same : cross) += 1;
+    EXPECT_EQ(map->to, direct->to) << i;
+    EXPECT_NEAR(map->time, direct->time + eps, 1e-9 * (1.0 + map->time)) << i;
+    EXPECT_NEAR(map->v.vn, direct->v.vn, 1e-8 * (1.0 + std::fabs(map->v.vn))) << i;
+    EXPECT_NEAR(map->v.vt, direct->v.vt, 1e-8 * (1.0 + std::fabs(map->v.vt))) << i;
+    EXPECT_NEAR(map->y, direct->y, 1e-8 * (1.0 + std::fabs(map->y))) << i;
+  }
+  EXPECT_GT(checked, 15000);
+  EXPECT_GT(same, 1000);
+  EXPECT_GT(cross, 1000);
+}
+
+TEST(WedgeMap, ElasticFrictionlessFixedWallsConserveEnergy) {
+  WedgeParams p = wedge(100.0, 7.0);
+  p.e_n = 1.0;
+  p.law = TangentialLaw::none;
+  p.vibrating = false;
+  WedgeRunOptions o;
+  o.collisions = 20000;
+  const WedgeRun r = run_wedge(p, o);
+  EXPECT_EQ(r.status, RunStatus::completed) << r.detail;
+  EXPECT_EQ(r.collisions, 20000);
+  EXPECT_NEAR(r.energy_final, r.energy_initial, 1e-9 * r.energy_initial);
+  EXPECT_EQ(r.mean_rotation, 0.0);  // no friction, no spin
+  EXPECT_GT(r.wall_changes, 100);
+}
+
+TEST(WedgeMap, TangentialRestitutionStaysWithinPlusMinusOne) {
+  WedgeParams p;
+  for (double e_n : {0.0, 0.5, 1.0})
+    for (double mu : {0.0, 0.1, 0.5, 2.0})
+      for (double ratio : {0.0, 1e-6, 0.01, 0.3, 1.0, 10.0, 1e6}) {
+        p.e_n = e_n;
+        p.mu = mu;
+        const double et = tangential_restitution(p, ratio);
+        EXPECT_GE(et, -1.0);
+        EXPECT_LE(et, 1.0);
+      }
+  p.e_n = 0.8;
+  p.mu = 0.1;
+  EXPECT_DOUBLE_EQ(tangential_restitution(p, 1.0), 1.0 - 3.0 * 0.1 * 1.8);  // full sliding
+}
+
+TEST(WedgeMap, FbrpaHasTheLargeSpeedMomentsAndShadowsSlowDisks) {
+  // (2.45)–(2.46) on a horizontal wall: ⟨v_b⟩ = −(Aω)²/(2 v_n), ⟨v_b²⟩ = (Aω)²/2 for |v_n| ≫ Aω
+  const int n = 200000;
+  for (double vn : {-10.0, -30.0}) {
+    double m1 = 0.0, m2 = 0.0;
+    for (int k = 0; k < n; ++k) {
+      const double v = fbrpa_wall_velocity(vn, 0.0, uniform_open(random_words({5, 0, 0}, k).v[0]));
+      m1 += v;
+      m2 += v * v;
+    }
+    EXPECT_NEAR(m1 / n, -1.0 / (2.0 * vn), 0.1 / std::fabs(vn)) << vn;
+    EXPECT_NEAR(m2 / n, 0.5, 0.01) << vn;
+  }
+  // shadowing: the disk meets the wall first where the wall is not moving down faster than the
+  // disk (V cos θ ≥ v_n), so slower disks meet it moving up more often
+  double mean_slow = 0.0;
+  for (double theta : {0.0, 0.5}) {
+    for (int k = 0; k < 20000; ++k) {
+      const double vn = -0.05 - 3.0 * uniform_open(random_words({7, 0, 1}, k).v[0]);
+      const double v =
+          fbrpa_wall_velocity(vn, theta, uniform_open(random_words({6, 0, 0}, k).v[0]));
+      EXPECT_GE(v * std::cos(theta), vn - 1e-9);
+      EXPECT_LE(std::fabs(v), 1.0);
+      if (theta == 0.0 && k < 10000)
+        mean_slow += fbrpa_wall_velocity(-1.0, 0.0, uniform_open(random_words({8, 0, 0}, k).v[0]));
+    }
+  }
+  EXPECT_GT(mean_slow / 10000, 2.0 * (1.0 / 20.0));  // above the v_n = −10 value, 1/20
+}
+
+TEST(WedgeMap, MirrorImagesRotateOppositeWays) {
+  // ω̄(−θ_T) = −ω̄(θ_T): the mirrored wedge with the same random stream is the mirror image
+  // (released at the mirrored point); every operation of the map is mirror-symmetric in
+  // floating point too (sin, tan odd, cos even), so the mirror image is exact to the bit
+  WedgeRunOptions o, mirrored;
+  o.collisions = mirrored.collisions = 40000;
+  mirrored.release_x = -o.release_x;
+  for (double tilt : {5.0, 15.0}) {
+    const WedgeRun a = run_wedge(wedge(120.0, tilt), o);
+    const WedgeRun b = run_wedge(wedge(120.0, -tilt), mirrored);
+    ASSERT_EQ(a.status, RunStatus::completed) << a.detail;
+    ASSERT_EQ(b.status, RunStatus::completed) << b.detail;
+    EXPECT_NE(a.mean_rotation, 0.0);
+    EXPECT_EQ(a.mean_rotation, -b.mean_rotation) << tilt;
+    EXPECT_EQ(a.rejections, b.rejections);
+  }
+}
+
+TEST(WedgeMap, RotationVanishesWithoutTiltOrFriction) {
+  WedgeRunOptions o;
+  o.collisions = 200000;
+  // symmetric wedge: ω̄ = 0 within noise; |ω̄| at a tilt is far above that noise
+  const double level = run_wedge(wedge(120.0, 0.0), o).mean_rotation;
+  const double tilted = run_wedge(wedge(120.0, 10.0), o).mean_rotation;
+  EXPECT_LT(std::fabs(level), 0.1 * std::fabs(tilted));
+  WedgeParams smooth = wedge(120.0, 10.0);
+  smooth.mu = 0.0;
+  EXPECT_EQ(run_wedge(smooth, o).mean_rotation, 0.0);
+  std::printf("R w/(A w_b): tilt 0: %.4g, tilt 10 deg: %.4g\n", level, tilted);
+}
+
+// The map runs in the scaled variables of §6.3.2: Rω̄/(Aω_b) is the same, to the bit, for any
+// Γ and ω_b with the same random stream (spec's scale test: Γ ∈ {1, 10, 100} × ω_b ∈ {1, 10,
+// 100} s⁻¹), through the CLI and its unit conversions.
+TEST(WedgeCli, TheScaledRotationIsExactlyInvariantUnderGammaAndFrequency) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("granular_wedge_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  std::string first;
+  for (double gamma : {1.0, 10.0, 100.0}) {
+    for (double omega : {1.0, 10.0, 100.0}) {
+      const fs::path out = dir / (std::to_string(gamma) + "_" + std::to_string(omega));
+      char sets[200];
+      std::snprintf(sets, sizeof sets,
+                    "--set /drive/gamma=%.17g --set /drive/frequency=%.17g "
+                    "--set /run/collisions=20000",
+                    gamma, omega / (2.0 * kPi));
+      const std::string cmd = std::string("'") + GRANULAR_CLI + "' run '" + GRANULAR_SOURCE_DIR +
+                              "/cases/wedge_fig6_ed_tilt10.json' --out '" + out.string() + "' " +
+                              sets + " >/dev/null 2>&1";
+      ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+      std::ifstream in(out / "summary.json");
+      const nlohmann::json s = nlohmann::json::parse(in);
+      const std::string scaled = s["scaled_rotation"].dump();
+      if (first.empty()) first = scaled;
+      EXPECT_EQ(scaled, first) << "Gamma " << gamma << ", omega_b " << omega;
+      // ω̄ itself scales with A ω_b = Γ g/ω_b
+      EXPECT_NEAR(s["omega_bar"].get<double>(),
+                  s["scaled_rotation"].get<double>() * gamma * 9.81 / omega / 0.02,
+                  1e-12 * std::fabs(s["omega_bar"].get<double>()));
+    }
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace granular::wedge
