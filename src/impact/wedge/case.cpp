@@ -5,10 +5,12 @@
 #include <string>
 
 #include "granular/cases/impact_schema.hpp"
+#include "granular/cases/md_schema.hpp"
 #include "granular/cases/models.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/wedge/run.hpp"
 #include "granular/io/output.hpp"
+#include "granular/md/model.hpp"
 #include "granular/vibration.hpp"
 
 namespace granular::cases {
@@ -41,7 +43,10 @@ class WedgeCase : public Case {
         << io::format_value("%.6g", p_.theta_right() / degree) << " deg\n"
         << "collisions: e_n = " << io::format_value("%.4g", p_.e_n)
         << ", mu = " << io::format_value("%.4g", p_.mu) << ", e_t "
-        << (p_.law == TangentialLaw::large_kappa ? "large-kappa approximation" : "= 1")
+        << (p_.law == TangentialLaw::contact_law
+                ? "of the contact law (tabulated from single collisions)"
+            : p_.law == TangentialLaw::large_kappa ? "large-kappa approximation"
+                                                   : "= 1")
         << "; wall velocity by FBRPA\n"
         << "scales: A w_b = " << io::format_value("%.6g", wall_speed_) << " m/s (Gamma "
         << io::format_value("%.4g", gamma_) << ", f " << io::format_value("%.4g", frequency_)
@@ -101,15 +106,43 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
     w.fail("tilt_deg", "must be below the critical tilt (180 - aperture)/2 = " +
                            io::format_number(theta0 / degree) + " deg: a wall would face down");
 
+  const JsonObject disk = root.object_or_empty("disk");
+  disk.allow_only({"radius", "areal_density"});
+  const double radius = disk.number_or("radius", 0.02, Bound::positive);
+  const double density = disk.number_or("areal_density", 3.57, Bound::positive);
+  check_disk_inertia(disk, "areal_density", density, radius);
+
   const JsonObject c = root.object_or_empty("contact");
-  c.allow_only({"e_n", "mu", "tangential"});
-  p.e_n = c.number_or("e_n", 0.9, Bound::non_negative);
-  if (p.e_n > 1.0) c.fail("e_n", "must be <= 1");
-  p.mu = c.number_or("mu", 0.1, Bound::non_negative);
-  p.law = c.choice_or("tangential", {"large_kappa", "none"}, "tangential law", "large_kappa") ==
-                  "large_kappa"
-              ? TangentialLaw::large_kappa
-              : TangentialLaw::none;
+  c.allow_only({"tangential", "e_n", "mu", "k_n", "k_t", "gamma_n"});
+  const std::string law = c.choice_or("tangential", {"contact_law", "large_kappa", "none"},
+                                      "tangential law", "large_kappa");
+  if (law == "contact_law") {
+    // e_n and e_t of the wall's elastic-skin law (thesis §4.5): e_n by eq. 4.56, e_t(|u_t/u_n|)
+    // tabulated from single collisions through the packing engine
+    c.forbid("e_n",
+             "follows from k_n, gamma_n and the disk's mass (eq. 4.56) with "
+             "tangential contact_law");
+    ContactParams wall;
+    wall.k_n = c.number("k_n", Bound::positive);
+    wall.k_t = c.number("k_t", Bound::non_negative);
+    wall.gamma_n = c.number("gamma_n", Bound::non_negative);
+    wall.mu = c.number("mu", Bound::non_negative);
+    p.law = TangentialLaw::contact_law;
+    p.mu = wall.mu;
+    p.e_n = linear_dashpot_restitution(wall.k_n, wall.gamma_n, md::disk_mass(density, radius)).e_n;
+    try {
+      p.table = tabulate_wall_restitution(wall, radius, density);
+    } catch (const std::runtime_error& e) {
+      c.fail("", e.what());
+    }
+  } else {
+    for (const char* key : {"k_n", "k_t", "gamma_n"})
+      c.forbid(key, "is read only with tangential contact_law");
+    p.e_n = c.number_or("e_n", 0.9, Bound::non_negative);
+    if (p.e_n > 1.0) c.fail("e_n", "must be <= 1");
+    p.mu = c.number_or("mu", 0.1, Bound::non_negative);
+    p.law = law == "large_kappa" ? TangentialLaw::large_kappa : TangentialLaw::none;
+  }
 
   const JsonObject d = root.object("drive");
   d.allow_only({"gamma", "frequency"});
@@ -117,10 +150,6 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   const double frequency = d.number("frequency", Bound::positive);
   const double omega = 2.0 * pi * frequency;
   const double wall_speed = drive_amplitude(gamma, g, omega) * omega;  // A ω_b
-
-  const JsonObject disk = root.object_or_empty("disk");
-  disk.allow_only({"radius"});
-  const double radius = disk.number_or("radius", 0.02, Bound::positive);
 
   // the shared run keys; no ODE, no Zeno guard (the map's flights are exact)
   WedgeRunOptions o;

@@ -4,12 +4,45 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "granular/md/collision.hpp"
 
 namespace granular::wedge {
 
 double tangential_restitution(const WedgeParams& p, double ratio) {
   if (p.law == TangentialLaw::none || ratio == 0.0) return 1.0;  // u_t = 0: nothing to change
-  return std::max(0.0, 1.0 - 3.0 * p.mu * (1.0 + p.e_n) / ratio);
+  if (p.law == TangentialLaw::large_kappa)
+    return std::max(0.0, 1.0 - 3.0 * p.mu * (1.0 + p.e_n) / ratio);
+  const RestitutionTable& t = p.table;
+  const double x = (std::log10(ratio) - t.log_min) / t.log_step;
+  if (x <= 0.0) return t.e_t.front();
+  const std::size_t last = t.e_t.size() - 1;
+  if (x >= static_cast<double>(last)) return full_sliding_e_t(p.e_n, p.mu, ratio);
+  const std::size_t k = static_cast<std::size_t>(x);
+  const double f = x - static_cast<double>(k);
+  return (1.0 - f) * t.e_t[k] + f * t.e_t[k + 1];
+}
+
+RestitutionTable tabulate_wall_restitution(const ContactParams& wall, double radius,
+                                           double areal_density) {
+  RestitutionTable t;
+  md::CollisionCase c;
+  c.kind = md::CollisionKind::disk_wall;
+  c.radius_a = radius;
+  c.areal_density = areal_density;
+  c.contact = wall;
+  c.u_n = 1.0;  // the linear law's e_t depends on the ratio only
+  for (int k = 0; k <= 120; ++k) {
+    c.u_t = std::pow(10.0, t.log_min + k * t.log_step);
+    const md::CollisionResult r = md::run_collision(c);
+    if (!r.ended || !std::isfinite(r.e_t))
+      throw std::runtime_error("the single collision at |u_t/u_n| = " + std::to_string(c.u_t) +
+                               " did not end: the contact law is outside the engine's domain");
+    t.e_t.push_back(r.e_t);
+  }
+  return t;
 }
 
 double fbrpa_wall_velocity(double vn, double theta, double u) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -92,6 +93,34 @@ TEST(WedgeMap, TangentialRestitutionStaysWithinPlusMinusOne) {
   p.e_n = 0.8;
   p.mu = 0.1;
   EXPECT_DOUBLE_EQ(tangential_restitution(p, 1.0), 1.0 - 3.0 * 0.1 * 1.8);  // full sliding
+}
+
+// e_t of the contact law (thesis §4.5.2), tabulated from single collisions for the ch. 6 wall
+// (k_n = 4.5e6, κ = 0.773, γ_n = 9.84, μ = 0.1, m = 4.5 g): the sticking limit cos(ω_t t_c)
+// (4.79) at small ratios, the full-sliding e_t (4.75) above max(μ/κ, 6μ − μ/κ), in [−1, 1].
+TEST(WedgeMap, TheContactLawsTangentialRestitutionHasItsLimits) {
+  const ContactParams wall{4.5e6, 0.773 * 4.5e6, 9.84, 0.1};
+  const double radius = 0.02, density = 0.0045 / (kPi * radius * radius);
+  WedgeParams p;
+  p.law = TangentialLaw::contact_law;
+  p.mu = wall.mu;
+  const NormalRestitution nr = linear_dashpot_restitution(wall.k_n, wall.gamma_n, 0.0045);
+  p.e_n = nr.e_n;
+  p.table = tabulate_wall_restitution(wall, radius, density);
+  EXPECT_NEAR(p.e_n, 0.9, 0.01);  // the thesis' e_n = 0.9 for this wall
+  for (double e : p.table.e_t) {
+    EXPECT_GE(e, -1.0);
+    EXPECT_LE(e, 1.0);
+  }
+  EXPECT_NEAR(tangential_restitution(p, 1e-3), sticking_limit_e_t(wall.k_t, 0.0045, nr.t_c), 0.02);
+  const double threshold = full_sliding_threshold(wall.mu, 0.773);
+  for (double ratio : {1.2 * threshold, 3.0, 30.0, 1e4})
+    EXPECT_NEAR(tangential_restitution(p, ratio), full_sliding_e_t(p.e_n, wall.mu, ratio), 2e-3)
+        << ratio;
+  // and it lies below the large-κ approximation's floor of 0 somewhere: e_t < 0 is possible
+  double lowest = 1.0;
+  for (double e : p.table.e_t) lowest = std::min(lowest, e);
+  EXPECT_LT(lowest, 0.0);
 }
 
 TEST(WedgeMap, FbrpaHasTheLargeSpeedMomentsAndShadowsSlowDisks) {

@@ -4,12 +4,22 @@
 
 #include <cstdint>
 
+#include "granular/contact_law.hpp"
 #include "granular/impact/wedge/dynamics.hpp"
 
 namespace granular::wedge {
 
-// e_t at the ratio |u_t/u_n| (params.hpp, TangentialLaw); in [−1, 1].
+// e_t at the ratio |u_t/u_n| (params.hpp, TangentialLaw); in [−1, 1]. The contact law's table
+// is interpolated linearly in log ratio; below its range its first value (the sticking limit
+// cos(ω_t t_c), eq. 4.79), above it the full-sliding e_t (4.75), which holds there.
 double tangential_restitution(const WedgeParams& p, double ut_over_un);
+
+// The table of e_t for a disk of `radius` and `areal_density` on a wall with the contact law
+// `wall` (thesis §4.5.2): one collision per ratio, run through the packing engine
+// (md::run_collision), from 10⁻³ to 10³ in steps of 0.05 decades. Throws std::runtime_error
+// when a collision does not end (a contact law outside the engine's domain).
+RestitutionTable tabulate_wall_restitution(const ContactParams& wall, double radius,
+                                           double areal_density);
 
 // The vertical wall velocity V (units of Aω_b) at a collision whose normal approach speed is vn
 // (< 0, units of Aω_b) on a wall at angle θ: the first intersection of a straight incoming

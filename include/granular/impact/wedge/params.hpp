@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "granular/hd.hpp"
 #if !GRANULAR_HOST_ONLY
@@ -25,8 +26,17 @@ using namespace impact;
 
 // How e_t, the tangential restitution, follows from the contact law.
 enum class TangentialLaw {
+  contact_law,  // e_t(|u_t/u_n|) of the elastic-skin law, tabulated from single collisions
   large_kappa,  // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
   none          // e_t = 1: frictionless walls
+};
+
+// e_t of the contact law at ratios |u_t/u_n| = 10^(log_min + k·log_step), k = 0 … size − 1
+// (impact_map.hpp, tabulate_wall_restitution).
+struct RestitutionTable {
+  double log_min = -3.0;
+  double log_step = 0.05;
+  std::vector<double> e_t;
 };
 
 struct WedgeParams {
@@ -35,7 +45,8 @@ struct WedgeParams {
   double e_n = 0.9;                      // normal restitution (2.11)
   double mu = 0.1;                       // friction coefficient of the walls
   TangentialLaw law = TangentialLaw::large_kappa;
-  bool vibrating = true;  // false: fixed walls (no wall velocity at all; tests)
+  RestitutionTable table;  // for contact_law
+  bool vibrating = true;   // false: fixed walls (no wall velocity at all; tests)
   std::uint64_t seed = 1;
 
   // Angles of the two walls, lines y = tan θ x through the vertex (spec: θ_R = θ0 + θ_T,
