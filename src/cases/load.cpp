@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "granular/cases/case.hpp"
+#include "granular/cases/scan.hpp"
 
 namespace granular::cases {
 
@@ -141,6 +142,18 @@ LoadedCase load_case_json(nlohmann::json doc, const std::string& file,
                           const std::vector<std::string>& overrides) {
   for (const std::string& o : overrides) apply_override(doc, o, file);
   try {
+    // a scan: the same case at every combination of the scanned keys' values (scan.hpp)
+    if (doc.is_object() && doc.contains("scan")) {
+      nlohmann::json base = doc;
+      const nlohmann::json scan = base["scan"];
+      base.erase("scan");
+      LoadedCase out;
+      out.spec = load_scan(base, file, scan);
+      out.path = file;
+      out.model = base.value("model", std::string());
+      out.echo = std::move(doc);
+      return out;
+    }
     const JsonObject root(doc, file, "");
     std::vector<std::string> names;
     for (const Model& m : models()) names.push_back(m.name);
