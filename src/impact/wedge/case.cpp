@@ -1,7 +1,10 @@
 // The "wedge" model's case (docs/wedge.md): a disk in a vibrated wedge by the event-driven map
 // of thesis §6.3. The map runs in scaled variables; the drive, gravity and the disk's radius
 // only turn its result Rω̄/(Aω_b) into ω̄.
+#include <array>
 #include <cmath>
+#include <map>
+#include <stdexcept>
 #include <string>
 
 #include "granular/cases/impact_schema.hpp"
@@ -97,14 +100,23 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   const double g = root.number_or("gravity", 9.81, Bound::positive);
 
   const JsonObject w = root.object("wedge");
-  w.allow_only({"aperture_deg", "tilt_deg"});
+  w.allow_only({"aperture_deg", "tilt_deg", "tilt_fraction"});
   p.aperture = w.number_or("aperture_deg", 120.0, Bound::positive) * degree;
   if (!(p.aperture < pi)) w.fail("aperture_deg", "must be < 180");
-  p.tilt = w.number_or("tilt_deg", 0.0) * degree;
-  const double theta0 = 0.5 * (pi - p.aperture);
-  if (!(std::fabs(p.tilt) < theta0))
-    w.fail("tilt_deg", "must be below the critical tilt (180 - aperture)/2 = " +
-                           io::format_number(theta0 / degree) + " deg: a wall would face down");
+  const double theta0 = 0.5 * (pi - p.aperture);  // the critical tilt
+  if (w.has("tilt_deg") && w.has("tilt_fraction"))
+    w.fail("", "give either tilt_deg or tilt_fraction, not both");
+  if (w.has("tilt_fraction")) {
+    // θ_T/θ0, the thesis' axis for wedges of different apertures
+    const double f = w.number("tilt_fraction");
+    if (!(std::fabs(f) < 1.0)) w.fail("tilt_fraction", "must be in (-1, 1)");
+    p.tilt = f * theta0;
+  } else {
+    p.tilt = w.number_or("tilt_deg", 0.0) * degree;
+    if (!(std::fabs(p.tilt) < theta0))
+      w.fail("tilt_deg", "must be below the critical tilt (180 - aperture)/2 = " +
+                             io::format_number(theta0 / degree) + " deg: a wall would face down");
+  }
 
   const JsonObject disk = root.object_or_empty("disk");
   disk.allow_only({"radius", "areal_density"});
@@ -130,11 +142,18 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
     p.law = TangentialLaw::contact_law;
     p.mu = wall.mu;
     p.e_n = linear_dashpot_restitution(wall.k_n, wall.gamma_n, md::disk_mass(density, radius)).e_n;
-    try {
-      p.table = tabulate_wall_restitution(wall, radius, density);
-    } catch (const std::runtime_error& e) {
-      c.fail("", e.what());
+    // the same wall for every point of a scan: tabulated once
+    static std::map<std::array<double, 6>, RestitutionTable> tables;
+    const std::array<double, 6> key{wall.k_n, wall.k_t, wall.gamma_n, wall.mu, radius, density};
+    auto known = tables.find(key);
+    if (known == tables.end()) {
+      try {
+        known = tables.emplace(key, tabulate_wall_restitution(wall, radius, density)).first;
+      } catch (const std::runtime_error& e) {
+        c.fail("", e.what());
+      }
     }
+    p.table = known->second;
   } else {
     for (const char* key : {"k_n", "k_t", "gamma_n"})
       c.forbid(key, "is read only with tangential contact_law");
