@@ -32,7 +32,6 @@ void reject_renamed(const JsonObject& where,
 impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactDefaults& d) {
   impact::DriverOptions o;
 
-  // run: the time limit, the rows, the event budget
   // groups and keys the model does not have are refused, not ignored
   if (!d.has_integrator)
     root.forbid("integrator", "this model integrates no ODE (its flights are solved exactly)");
@@ -40,6 +39,7 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
   if (!d.has_rows)
     root.object_or_empty("run").forbid("sample_interval", "this model writes no time series");
 
+  // run: the time limit, the rows, the event budget
   const JsonObject run = root.object_or_empty("run");
   reject_renamed(run, {{"max_time", "/run/t_end"},
                        {"output_interval", "/run/sample_interval"},

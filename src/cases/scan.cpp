@@ -103,6 +103,8 @@ std::unique_ptr<Case> load_scan(const nlohmann::json& doc, const std::string& fi
     const std::string where = "/scan/" + io::pointer_token(pointer);
     if (pointer.size() < 2 || pointer[0] != '/' || pointer.find('=') != std::string::npos)
       throw CaseError(file, where, "the key must be a JSON pointer such as \"/drive/gamma\"");
+    if (pointer.find(',') != std::string::npos)
+      throw CaseError(file, where, "cannot contain a comma (the key names a column of scan.csv)");
     if (pointer == "/scan" || pointer.rfind("/scan/", 0) == 0 || pointer == "/model")
       throw CaseError(file, where, "cannot scan the model or the scan itself");
     if (!list.is_array() || list.empty())
