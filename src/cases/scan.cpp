@@ -15,7 +15,7 @@ namespace {
 using io::CaseError;
 
 // At most this many points (each a whole run).
-constexpr std::size_t kMaxPoints = 10000;
+constexpr std::size_t kMaxPoints = 1000;
 
 struct Point {
   std::vector<double> values;  // one per scanned key

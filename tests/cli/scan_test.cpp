@@ -89,10 +89,9 @@ TEST_F(Scan, BadScansAreOneLineErrorsAndWriteNothing) {
       {"--set '/scan={\"/wedge/tilt_deg\": [\"a\"]}'", "/scan/~1wedge~1tilt_deg: "},
       {"--set '/scan={\"wedge\": [1]}'", "/scan/wedge: "},
       {"--set '/scan={\"/model\": [1]}'", "/scan/~1model: "},
-      {"--set '/scan={\"/a\": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22], "
-       "\"/b\": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22], \"/c\": "
-       "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22]}'",
-       "/scan: more than 10000 points"},
+      {"--set '/scan={\"/a\": [1,2,3,4,5,6,7,8,9,10,11], \"/b\": [1,2,3,4,5,6,7,8,9,10,11], "
+       "\"/c\": [1,2,3,4,5,6,7,8,9,10,11]}'",
+       "/scan: more than 1000 points"},
       {"--set '/scan={\"/wedge/tilt_deg\": [0, 40]}'", "/wedge/tilt_deg: "},
   };
   for (const auto& [sets, expected] : bad) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "granular/constants.hpp"
 #include "granular/impact/wedge/run.hpp"
 #include "granular/io/output.hpp"
+#include "granular/md/collision.hpp"
 #include "granular/md/model.hpp"
 #include "granular/vibration.hpp"
 
@@ -24,6 +26,20 @@ namespace {
 
 using io::Bound;
 using io::JsonObject;
+
+// A wall's contact law and the disk it meets: {k_n, k_t, γ_n, μ, R, ρ}.
+using WallKey = std::array<double, 6>;
+
+// e_t of that wall, tabulated when a run first needs it and kept for the process (every point of
+// a scan has the same wall): ~0.1 s of single collisions, too much for validation.
+const RestitutionTable& wall_table(const WallKey& k) {
+  static std::map<WallKey, RestitutionTable> tables;
+  auto known = tables.find(k);
+  if (known == tables.end())
+    known =
+        tables.emplace(k, tabulate_wall_restitution({k[0], k[1], k[2], k[3]}, k[4], k[5])).first;
+  return known->second;
+}
 
 class WedgeCase : public Case {
  public:
@@ -59,8 +75,12 @@ class WedgeCase : public Case {
         << "run: " << o_.collisions << " collisions\n";
   }
 
+  void set_wall(const WallKey& wall) { wall_ = wall; }
+
   RunEnd run(const RunContext& ctx) const override {
-    const WedgeRun r = run_wedge(p_, o_);
+    WedgeParams p = p_;
+    if (wall_) p.table = wall_table(*wall_);
+    const WedgeRun r = run_wedge(p, o_);
     const double omega_bar = r.mean_rotation * wall_speed_ / radius_;
     if (ctx.progress)
       *ctx.progress << "wedge: " << r.collisions << " collisions (" << r.rejections
@@ -83,6 +103,7 @@ class WedgeCase : public Case {
 
  private:
   WedgeParams p_;
+  std::optional<WallKey> wall_;  // contact_law: the wall whose e_t the run tabulates
   WedgeRunOptions o_;
   double wall_speed_, gravity_, radius_, gamma_, frequency_;
 };
@@ -128,6 +149,7 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   c.allow_only({"tangential", "e_n", "mu", "k_n", "k_t", "gamma_n"});
   const std::string law = c.choice_or("tangential", {"contact_law", "large_kappa", "none"},
                                       "tangential law", "large_kappa");
+  std::optional<WallKey> wall_key;
   if (law == "contact_law") {
     // e_n and e_t of the wall's elastic-skin law (thesis §4.5): e_n by eq. 4.56, e_t(|u_t/u_n|)
     // tabulated from single collisions through the packing engine
@@ -142,18 +164,18 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
     p.law = TangentialLaw::contact_law;
     p.mu = wall.mu;
     p.e_n = linear_dashpot_restitution(wall.k_n, wall.gamma_n, md::disk_mass(density, radius)).e_n;
-    // the same wall for every point of a scan: tabulated once
-    static std::map<std::array<double, 6>, RestitutionTable> tables;
-    const std::array<double, 6> key{wall.k_n, wall.k_t, wall.gamma_n, wall.mu, radius, density};
-    auto known = tables.find(key);
-    if (known == tables.end()) {
-      try {
-        known = tables.emplace(key, tabulate_wall_restitution(wall, radius, density)).first;
-      } catch (const std::runtime_error& e) {
-        c.fail("", e.what());
-      }
-    }
-    p.table = known->second;
+    wall_key = WallKey{wall.k_n, wall.k_t, wall.gamma_n, wall.mu, radius, density};
+    // the engine must be able to run this wall's collision (the run tabulates many of them)
+    md::CollisionCase probe;
+    probe.kind = md::CollisionKind::disk_wall;
+    probe.radius_a = radius;
+    probe.areal_density = density;
+    probe.contact = wall;
+    probe.u_n = probe.u_t = 1.0;
+    if (!md::run_collision(probe).ended)
+      c.fail("",
+             "a collision with this wall does not end in the packing engine: the contact "
+             "law is outside its domain");
   } else {
     for (const char* key : {"k_n", "k_t", "gamma_n"})
       c.forbid(key, "is read only with tangential contact_law");
@@ -182,7 +204,9 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   o.driver = parse_driver_options(root, defaults);
   o.driver.t_end *= g / wall_speed;  // seconds to the map's time unit A ω_b / g
   o.collisions = root.object_or_empty("run").integer_or("collisions", 100000, 1);
-  return std::make_unique<WedgeCase>(p, o, wall_speed, g, radius, gamma, frequency);
+  auto wedge_case = std::make_unique<WedgeCase>(p, o, wall_speed, g, radius, gamma, frequency);
+  if (wall_key) wedge_case->set_wall(*wall_key);
+  return wedge_case;
 }
 
 }  // namespace granular::cases
