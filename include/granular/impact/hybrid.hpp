@@ -48,6 +48,7 @@ enum class RunStatus {
 const char* run_status_name(RunStatus s);
 
 // A stop: the status, the model's word for it (empty for the driver's own) and a sentence.
+// Every model's result starts with one: how its run ended.
 struct Stop {
   RunStatus status = RunStatus::model_stop;
   std::string reason;
@@ -96,10 +97,7 @@ struct DriverContext {
 };
 
 // How the run ended and where.
-struct RunOutcome {
-  RunStatus status = RunStatus::completed;
-  std::string reason;
-  std::string detail;
+struct RunOutcome : Stop {
   double t = 0.0;
   State y;
   long long events = 0;
@@ -197,7 +195,7 @@ RunOutcome run_hybrid(HybridModel<Kind>& model, double t0, State y0, const Drive
     }
     if (!stop && !finite(t, y)) stop = hybrid_detail::non_finite();
   }
-  RunOutcome out{stop->status, stop->reason, stop->detail, t, std::move(y), ctx.events};
+  RunOutcome out{*stop, t, std::move(y), ctx.events};
   model.finish(out);
   return out;
 }

@@ -79,9 +79,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
   }
 
   void finish(const RunOutcome& o) override {
-    out_.status = o.status;
-    out_.reason = o.reason;
-    out_.detail = o.detail;
+    static_cast<Stop&>(out_) = o;
     t_ = o.t;
     y_ = o.y;
     if (in_contact_) {

@@ -8,9 +8,6 @@
 namespace granular::dimer {
 namespace {
 
-// s_i of spec §2.1: −1 for the left tip, +1 for the right one.
-double side(int tip) { return tip == 0 ? -1.0 : 1.0; }
-
 // Jacobian rows in COM coordinates (spec §2.2): n_i = [0, 1, s_i (l/2) cosθ],
 // t_i = [1, 0, r − s_i (l/2) sinθ]; rows 0,1 normals, rows 2,3 tangents.
 void jacobian(const DimerParams& p, double theta, double k[4][3]) {

@@ -15,8 +15,6 @@ namespace {
 // acceleration may be this far below 0 (round-off) [m/s²].
 constexpr double kAccelTol = 1e-9;
 
-double side(int tip) { return tip == 0 ? -1.0 : 1.0; }
-
 // Puts closed tips exactly on the plate: both closed means flat (θ = 0); one closed moves y_G
 // (spec §2.4: d_i = 0, ḋ_i = 0 for a closed contact).
 void project_closed(const DimerParams& p, double t, State& y, const TipMode mode[2]) {
@@ -266,9 +264,7 @@ class DimerModel : public HybridModel<DimerEvent> {
 
   void finish(const RunOutcome& o) override {
     const double t = o.t;
-    run_.status = o.status;
-    run_.reason = o.reason;
-    run_.detail = o.detail;
+    static_cast<Stop&>(run_) = o;
     run_.events = o.events;
     // close the open phase intervals
     for (int i = 0; i < 2; ++i)

@@ -131,9 +131,7 @@ class PendulumModel : public HybridModel<PendulumEvent> {
   void sample(double t, const State& y) override { record(t, y, mode_); }
 
   void finish(const RunOutcome& o) override {
-    out_.status = o.status;
-    out_.reason = o.reason;
-    out_.detail = o.detail;
+    static_cast<Stop&>(out_) = o;
     out_.t_final = o.t;
     out_.y_final = o.y;
     out_.final_mode = mode_;

@@ -84,9 +84,7 @@ class PrismModel : public HybridModel<PrismEvent> {
   void sample(double t, const State& y) override { record(t, y); }
 
   void finish(const RunOutcome& o) override {
-    r_.status = o.status;
-    r_.reason = o.reason;
-    r_.detail = o.detail;
+    static_cast<Stop&>(r_) = o;
     r_.t_final = o.t;
     r_.lp_final = lp_of(o.y[0]);
     if (r_.rolling.empty() || r_.rolling.back().t != o.t) record(o.t, o.y);

@@ -85,9 +85,7 @@ class WedgeModel : public HybridModel<WedgeEvent> {
   }
 
   void finish(const RunOutcome& o) override {
-    out_.status = o.status;
-    out_.reason = o.reason;
-    out_.detail = o.detail;
+    static_cast<Stop&>(out_) = o;
     out_.mean_rotation = out_.flight_time > 0.0 ? rotation_time_ / out_.flight_time : 0.0;
     out_.energy_final = energy(o.y);
   }

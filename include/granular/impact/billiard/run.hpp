@@ -46,16 +46,13 @@ struct BilliardContactPhase {
   double f_n_end;                             // normal force at the end [N]
 };
 
-struct BilliardResult {
+// How it ended (hybrid.hpp): completed (max_collisions impacts); time_limit (t_end);
+// zeno (persistent contact could not go on: why in `fallback`); model_stop with reason
+// penetrated (an impact missed by a flight shorter than a step); non_finite;
+// integrator_failed; event_limit.
+struct BilliardResult : Stop {
   std::vector<BilliardCollision> collisions;
   std::vector<BilliardSample> trajectory;
-  // How it ended (hybrid.hpp): completed (max_collisions impacts); time_limit (max_time);
-  // zeno (persistent contact could not go on: why in `fallback`); model_stop with reason
-  // penetrated (an impact missed by a flight shorter than a step); non_finite;
-  // integrator_failed; event_limit.
-  RunStatus status = RunStatus::completed;
-  std::string reason;
-  std::string detail;
   double t_end = 0.0;              // time reached [s]
   long long grazing = 0;           // gap zeros with no approach (no impulse applied)
   long long low_velocity = 0;      // impacts under the e = 1 rule

@@ -66,6 +66,9 @@ void dimer_apply_impulse(const DimerParams& p, State& y, const double p_n[2], co
 // Initial state: lower (left) tip h₀ above y = 0, tilt θ₀, at rest (spec §1).
 State dimer_initial_state(const DimerParams& p, double h0, double theta0);
 
+// s_i of §2.1: −1 for the left tip (0), +1 for the right one (1).
+inline double side(int tip) { return tip == 0 ? -1.0 : 1.0; }
+
 // True for a tip on the plate (stick or slip).
 inline bool closed(TipMode m) { return m != TipMode::open; }
 

@@ -35,14 +35,11 @@ struct DimerSample {
 enum class DimerMotion { rest, drift, jump, flutter, mixed };
 const char* dimer_motion_name(DimerMotion m);
 
-struct DimerRun {
-  // How it ended (hybrid.hpp): completed at t_end; event_limit (max_events); model_stop with
-  // reason impact_not_converged (Darboux–Keller within impulse_steps) or singular_contact (no
-  // contact forces for the closed tips); non_finite (then the drifts are NaN);
-  // integrator_failed.
-  RunStatus status = RunStatus::completed;
-  std::string reason;
-  std::string detail;
+// How it ended (hybrid.hpp): completed at t_end; event_limit (max_events); model_stop with
+// reason impact_not_converged (Darboux–Keller within impulse_steps) or singular_contact (no
+// contact forces for the closed tips); non_finite (then the drifts are NaN);
+// integrator_failed.
+struct DimerRun : Stop {
   double t_final = 0.0;
   State y_final;
   std::vector<DimerSample> samples;

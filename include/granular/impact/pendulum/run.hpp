@@ -61,17 +61,15 @@ struct ContactTransition {
   double F, T;  // contact forces just after the switch [N]
 };
 
-struct PendulumRun {
+// How the run ended (Stop, hybrid.hpp): completed; or model_stop with reason painleve (persistent
+// sliding with γ − μσε ≤ 0: no consistent contact force) or missed_contact (the disk below the
+// floor in flight: a flight shorter than a step); or non_finite, event_limit, integrator_failed
+// (hybrid.hpp)
+struct PendulumRun : Stop {
   std::vector<PendulumImpact> impacts;
   std::vector<PendulumSample> samples;
   std::optional<PendulumZeno> zeno;
   std::vector<ContactTransition> transitions;
-  // completed; or model_stop with reason painleve (persistent sliding with γ − μσε ≤ 0: no
-  // consistent contact force) or missed_contact (the disk below the floor in flight: a flight
-  // shorter than a step); or non_finite, event_limit, integrator_failed (hybrid.hpp)
-  RunStatus status = RunStatus::completed;
-  std::string reason;  // the model's word for a model_stop
-  std::string detail;
   double t_final = 0.0;
   State y_final;
   ContactMode final_mode = ContactMode::flight;

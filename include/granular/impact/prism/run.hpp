@@ -62,19 +62,16 @@ struct RollingSample {
   double energy;     // ½J_A θ̇² + m g y_C, y_C relative to the release edge [J]
 };
 
-struct PrismRunResult {
+// How it ended (hybrid.hpp): completed (reason ramp_end: the rolling edge reached the end of
+// the ramp); time_limit; event_limit (max_events); zeno (reason at_rest: impacts too
+// slow or too frequent); model_stop with reason does_not_roll (released from rest at
+// λ0 ≥ α + β: it falls back), stalled (θ̇ reached 0 in a contact phase: it rocks back),
+// slip (friction demand above μ_s, contact phase or impact), detachment (F^n reached 0) or
+// impact_failed (the line impact did not end by pivoting on B); non_finite;
+// integrator_failed.
+struct PrismRunResult : Stop {
   std::vector<PrismImpactRecord> impacts;
   std::vector<RollingSample> rolling;
-  // How it ended (hybrid.hpp): completed (reason ramp_end: the rolling edge reached the end of
-  // the ramp); time_limit; event_limit (max_events); zeno (reason at_rest: impacts too
-  // slow or too frequent); model_stop with reason does_not_roll (released from rest at
-  // λ0 ≥ α + β: it falls back), stalled (θ̇ reached 0 in a contact phase: it rocks back),
-  // slip (friction demand above μ_s, contact phase or impact), detachment (F^n reached 0) or
-  // impact_failed (the line impact did not end by pivoting on B); non_finite;
-  // integrator_failed.
-  RunStatus status = RunStatus::time_limit;
-  std::string reason;    // the model's word for it
-  std::string detail;    // a sentence on how the run ended
   double t_final = 0.0;  // [s]
   double lp_final = 0.0;
   double max_contact_demand = 0.0;  // largest |F^τ|/F^n seen in contact phases (samples)

@@ -22,9 +22,7 @@ struct WedgeRunOptions {
   }();
 };
 
-struct WedgeRun {
-  RunStatus status = RunStatus::completed;
-  std::string reason, detail;
+struct WedgeRun : Stop {  // how it ended: status, reason, detail
   long long collisions = 0;
   long long rejections = 0;    // FBRPA draws that would not have bounced the disk back
   double mean_rotation = 0.0;  // Rω̄/(Aω_b), eq. 6.1 over every flight after the first
