@@ -66,9 +66,9 @@ struct CudaBlock {
     return {height_of_key(lo), height_of_key(hi)};
   }
   // the drive's phase once per packing and step, not once per thread
-  __device__ PackingWalls walls(const PackingParams& pp, double t_end) const {
-    __shared__ PackingWalls shared;
-    if (threadIdx.x == 0) shared = packing_walls(pp, t_end);
+  __device__ PackingEnvironment environment(const PackingParams& pp, double t_end) const {
+    __shared__ PackingEnvironment shared;
+    if (threadIdx.x == 0) shared = packing_environment(pp, t_end);
     __syncthreads();
     return shared;
   }

@@ -43,6 +43,11 @@ __global__ void predict_kernel(EnsembleView v, GridScratch g, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) grid_predict(CudaGrid{}, v, g, i);
 }
+__global__ void bodies_kernel(EnsembleView v, GridScratch g, int n, std::int64_t step_end,
+                              double t_end) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p < n) grid_bodies(CudaGrid{}, v, g, p, step_end, t_end);
+}
 __global__ void height_range_kernel(EnsembleView v, GridScratch g, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) grid_height_range(CudaGrid{}, v, g, i);
@@ -132,6 +137,7 @@ void advance_grid_wide(const EnsembleModel& m, const EnsembleState& s, DeviceEns
     const double t_end = s.t0 + static_cast<double>(s.step + k) * m.dt;
     begin_kernel<<<packing_blocks, kThreads>>>(v, g, n_packings);
     predict_kernel<<<disk_blocks, kThreads>>>(v, g, n_disks);
+    bodies_kernel<<<packing_blocks, kThreads>>>(v, g, n_packings, s.step + k, t_end);
     height_range_kernel<<<disk_blocks, kThreads>>>(v, g, n_disks);
     rows_kernel<<<packing_blocks, kThreads>>>(v, g, n_packings);
     zero_count_kernel<<<entry_blocks, kThreads>>>(g, entries);

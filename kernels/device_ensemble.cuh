@@ -22,7 +22,9 @@ struct DeviceEnsemble {
   DeviceArray<int> d_neighbors, d_neighbor_count, d_neighbor_upper, d_cell_offset, d_cell_start,
       d_cell_disks;
   DeviceArray<CellGrid> d_grids;
-  DeviceArray<ContactSlot> d_contacts, d_walls;
+  DeviceArray<ContactSlot> d_contacts, d_walls, d_body_walls;
+  DeviceArray<Body> d_bodies;
+  DeviceArray<double> d_body_motion;
   DeviceArray<std::uint64_t> d_slots_used, d_contact_mask;
   DeviceArray<std::uint32_t> d_status;
   DeviceArray<std::int64_t> d_rebuild_count;
@@ -54,6 +56,8 @@ struct DeviceEnsemble {
     f(d_grids, s.grids, "grids");
     f(d_contacts, s.contacts, "contacts");
     f(d_walls, s.walls, "walls");
+    f(d_body_motion, s.body_motion, "body_motion");
+    f(d_body_walls, s.body_walls, "body_walls");
     f(d_slots_used, s.slots_used, "slots_used");
     f(d_contact_mask, s.contact_mask, "contact_mask");
     f(d_status, s.status, "status");
@@ -68,6 +72,7 @@ struct DeviceEnsemble {
     d_inertia.upload(m.inertia, staging, "upload of the inertias");
     d_inv_mass.upload(m.inv_mass, staging, "upload of the inverse masses");
     d_inv_inertia.upload(m.inv_inertia, staging, "upload of the inverse inertias");
+    d_bodies.upload(m.bodies, staging, "upload of the prescribed bodies");
     for_each_state_array(s, [this](auto& d, const auto& h, const char*) {
       d.upload(h, staging, "upload of the state");
     });
@@ -92,6 +97,8 @@ struct DeviceEnsemble {
                         d_inertia.data(),
                         d_inv_mass.data(),
                         d_inv_inertia.data(),
+                        d_bodies.data(),
+                        m.wall_bodies,
                         m.integrator,
                         m.dt,
                         m.neighbor.skin,
@@ -121,6 +128,8 @@ struct DeviceEnsemble {
                         d_grids.data(),
                         d_contacts.data(),
                         d_walls.data(),
+                        d_body_motion.data(),
+                        d_body_walls.data(),
                         d_slots_used.data(),
                         d_contact_mask.data(),
                         d_status.data(),

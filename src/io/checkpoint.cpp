@@ -21,7 +21,7 @@ using md::RotationStats;
 using md::RunPosition;
 
 constexpr char magic[8] = {'G', 'R', 'A', 'N', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t version = 3;
+constexpr std::uint32_t version = 4;
 
 // Every array of the state with its name, in file order. One list for writing and reading, so
 // the two cannot drift apart.
@@ -51,6 +51,8 @@ void for_each_array(State& s, F&& f) {
   f("grids", s.grids);
   f("contacts", s.contacts);
   f("walls", s.walls);
+  f("body_motion", s.body_motion);
+  f("body_walls", s.body_walls);
   f("slots_used", s.slots_used);
   f("contact_mask", s.contact_mask);
   f("status", s.status);

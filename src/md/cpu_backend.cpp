@@ -40,7 +40,7 @@ class CpuBackend final : public Backend {
       const int p = (q % threads) * segment + q / threads;
       if (p >= n) continue;
       for (std::int64_t k = 1; k <= steps && v.status[p] == status_ok; ++k) {
-        step_packing(v, p, t0 + static_cast<double>(step0 + k) * dt);
+        step_packing(v, p, step0 + k, t0 + static_cast<double>(step0 + k) * dt);
       }
     }
     s.step += steps;

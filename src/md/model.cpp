@@ -1,5 +1,7 @@
 #include "granular/md/model.hpp"
 
+#include <stdexcept>
+
 namespace granular::md {
 
 int EnsembleModel::add_packing(const PackingParams& params, const std::vector<double>& radii,
@@ -16,6 +18,34 @@ int EnsembleModel::add_packing(const PackingParams& params, const std::vector<do
   }
   offset.push_back(offset.back() + static_cast<int>(radii.size()));
   return n_packings() - 1;
+}
+
+void EnsembleModel::add_body(const Body& body) {
+  if (packings.empty()) throw std::invalid_argument("add_body: no packing");
+  const int p = n_packings() - 1;
+  PackingParams& pp = packings[p];
+  if (pp.body_count == 0) pp.body_first = static_cast<int>(bodies.size());
+  Body b = body;
+  for (AxisMotion& a : b.axis) {
+    if (a.drive == AxisDrive::random) {
+      a.step = random_vibration_step({a.damping, a.omega, a.amplitude}, dt);
+    }
+  }
+  if (b.shape == BodyShape::disk) {
+    if (b.disk < offset[p] || b.disk >= offset[p + 1])
+      throw std::invalid_argument("add_body: the disk is not in the last packing");
+    inv_mass[b.disk] = 0.0;
+    inv_inertia[b.disk] = 0.0;
+  } else {
+    int walls = 0;
+    for (int k = pp.body_first; k < pp.body_first + pp.body_count; ++k) {
+      walls += bodies[k].shape == BodyShape::wall ? 1 : 0;
+    }
+    b.wall_slot = walls;
+    wall_bodies = walls + 1 > wall_bodies ? walls + 1 : wall_bodies;
+  }
+  bodies.push_back(b);
+  ++pp.body_count;
 }
 
 }  // namespace granular::md

@@ -1,5 +1,8 @@
 #include "granular/md/observables.hpp"
 
+#include <cmath>
+
+#include "granular/md/bodies.hpp"
 #include "granular/md/contact.hpp"
 
 namespace granular::md {
@@ -23,6 +26,7 @@ const ContactSlot* disk_slot(const EnsembleModel& m, const EnsembleState& s, int
 bool wall_contact_of(const EnsembleModel& m, const EnsembleState& s, int p, int i, int w,
                      ContactResult& out) {
   const PackingParams& pp = m.packings[p];
+  if ((pp.box_walls & (1u << w)) == 0) return false;
   const DiskKinematics a = kinematics_of(m, s, i);
   const WallKinematics wall = wall_at(pp, w, s.time(m));
   if (wall_overlap(a, wall) <= 0.0) return false;
@@ -39,11 +43,15 @@ PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int
   PackingEnergy e{0.0, 0.0, 0.0, 0.0, 0.0, 0, 0};
   const int first = m.offset[p];
   const int last = m.offset[p + 1];
+  const double up_x = std::sin(pp.tilt);  // "up", against gravity
+  const double up_y = std::cos(pp.tilt);
   for (int i = first; i < last; ++i) {
-    // kinetic and gravitational energy of the disk
-    e.kinetic += 0.5 * m.mass[i] * (s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i]);
-    e.rotational += 0.5 * m.inertia[i] * s.omega[i] * s.omega[i];
-    e.gravitational += m.mass[i] * pp.gravity * s.y[i];
+    // kinetic and gravitational energy of the disk; a prescribed disk's are the drive's
+    if (m.inv_mass[i] != 0.0) {
+      e.kinetic += 0.5 * m.mass[i] * (s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i]);
+      e.rotational += 0.5 * m.inertia[i] * s.omega[i] * s.omega[i];
+      e.gravitational += m.mass[i] * pp.gravity * (s.y[i] * up_y + s.x[i] * up_x);
+    }
 
     // disk–disk contacts in canonical order (i < j), each pair once
     const DiskKinematics a = kinematics_of(m, s, i);
@@ -62,6 +70,21 @@ PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int
     for (int w = 0; w < n_walls; ++w) {
       ContactResult c{};
       if (!wall_contact_of(m, s, p, i, w, c)) continue;
+      e.elastic += 0.5 * pp.disk_wall.k_n * c.overlap * c.overlap;
+      e.skin += 0.5 * pp.disk_wall.k_t * c.xi * c.xi;
+      ++e.wall_contacts;
+    }
+    for (int b = pp.body_first; b < pp.body_first + pp.body_count; ++b) {
+      const Body& body = m.bodies[b];
+      WallKinematics wall;
+      if (body.shape != BodyShape::wall ||
+          !touches_wall_body(body, s.body_motion.data() + body_motion_size * b, a, wall)) {
+        continue;
+      }
+      const ContactSlot& slot =
+          s.body_walls[static_cast<std::size_t>(i) * m.wall_bodies + body.wall_slot];
+      SkinHistory h = slot.skin;
+      const ContactResult c = disk_wall_contact(pp.disk_wall, a, wall, slot.partner < 0, h);
       e.elastic += 0.5 * pp.disk_wall.k_n * c.overlap * c.overlap;
       e.skin += 0.5 * pp.disk_wall.k_t * c.xi * c.xi;
       ++e.wall_contacts;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "granular/constants.hpp"
+#include "granular/md/bodies.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/view.hpp"
 
@@ -31,6 +32,33 @@ GridShape model_grid_shape(const EnsembleModel& m, int p) {
   return packing_grid_shape(m.packings[p].box_width, r_max, area, m.neighbor.skin);
 }
 
+// The bodies at the state's start: random coordinates drawn from their stationary distribution
+// (⟨x²⟩ = A_b², ⟨ẋ²⟩ = ω_b²A_b², uncorrelated; counter ~0, which no step uses), sine ones at t0,
+// prescribed disks placed.
+void place_bodies(const EnsembleModel& m, EnsembleState& s) {
+  s.body_motion.assign(m.bodies.size() * body_motion_size, 0.0);
+  const EnsembleView v = make_view(m, s);
+  for (int p = 0; p < m.n_packings(); ++p) {
+    const PackingParams& pp = m.packings[p];
+    for (int b = pp.body_first; b < pp.body_first + pp.body_count; ++b) {
+      double* motion = s.body_motion.data() + body_motion_size * b;
+      for (int axis = 0; axis < 3; ++axis) {
+        const AxisMotion& a = m.bodies[b].axis[axis];
+        if (a.drive == AxisDrive::random) {
+          const NormalQuad n = random_normals(body_axis_key(pp, b, axis), ~0ull);
+          motion[axis] = a.amplitude * n.n[0];
+          motion[3 + axis] = a.omega * a.amplitude * n.n[1];
+        } else if (a.drive == AxisDrive::sine) {
+          const AxisValue value = sine_axis(a, s.t0);
+          motion[axis] = value.deviation;
+          motion[3 + axis] = value.rate;
+        }
+      }
+      if (m.bodies[b].shape == BodyShape::disk) place_prescribed_disk(v, m.bodies[b], motion);
+    }
+  }
+}
+
 }  // namespace
 
 EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
@@ -54,6 +82,7 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   s.y_ref.assign(n, std::numeric_limits<double>::infinity());
   s.contacts.assign(static_cast<std::size_t>(n) * m.neighbor.max_contacts, ContactSlot{-1, -1, {}});
   s.walls.assign(static_cast<std::size_t>(n) * n_walls, ContactSlot{-1, -1, {}});
+  s.body_walls.assign(static_cast<std::size_t>(n) * m.wall_bodies, ContactSlot{-1, -1, {}});
   s.slots_used.assign(n, 0);
   s.contact_mask.assign(n, 0);
 
@@ -73,6 +102,7 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
 
   s.status.assign(n_packings, status_ok);
   s.rebuild_count.assign(n_packings, 0);
+  place_bodies(m, s);
   return s;
 }
 
@@ -109,6 +139,8 @@ std::size_t state_bytes(const EnsembleState& s) {
   add(s.grids);
   add(s.contacts);
   add(s.walls);
+  add(s.body_motion);
+  add(s.body_walls);
   add(s.slots_used);
   add(s.contact_mask);
   add(s.status);
@@ -124,6 +156,8 @@ EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
                       m.inertia.data(),
                       m.inv_mass.data(),
                       m.inv_inertia.data(),
+                      m.bodies.data(),
+                      m.wall_bodies,
                       m.integrator,
                       m.dt,
                       m.neighbor.skin,
@@ -153,6 +187,8 @@ EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
                       s.grids.data(),
                       s.contacts.data(),
                       s.walls.data(),
+                      s.body_motion.data(),
+                      s.body_walls.data(),
                       s.slots_used.data(),
                       s.contact_mask.data(),
                       s.status.data(),
@@ -234,6 +270,11 @@ std::string packing_defect(const EnsembleModel& m, const EnsembleState& s, int p
       if (partner != -1 && partner != w)
         return at("walls", static_cast<std::size_t>(i) * n_walls + w) + " is not a wall contact";
     }
+    for (int w = 0; w < m.wall_bodies; ++w) {
+      const std::size_t k = static_cast<std::size_t>(i) * m.wall_bodies + w;
+      if (s.body_walls[k].partner != -1 && s.body_walls[k].partner != w)
+        return at("body_walls", k) + " is not a wall contact";
+    }
   }
 
   // a packing that still advances has a finite state
@@ -242,7 +283,9 @@ std::string packing_defect(const EnsembleModel& m, const EnsembleState& s, int p
                           &s.fx, &s.fy, &s.torque}) {
       if (!all_finite(*v, first, last, 1)) return "packing " + std::to_string(p) + " is not finite";
     }
-    if (!all_finite(s.gear_high, first, last, 9))
+    if (!all_finite(s.gear_high, first, last, 9) ||
+        !all_finite(s.body_motion, m.packings[p].body_first,
+                    m.packings[p].body_first + m.packings[p].body_count, body_motion_size))
       return "packing " + std::to_string(p) + " is not finite";
   }
   return "";

@@ -10,11 +10,11 @@ namespace granular::md {
 
 void shared_stages(const EnsembleView& v, const PairScratch& pairs, const GridScratch& grid, int p,
                    double t) {
-  step_packing(v, p, t);
+  step_packing(v, p, 1, t);
   prime_packing(v, p, t);
   advance_packing_on_block(SerialBlock{}, v, pairs, p, 0, t, 1);
   prime_packing_on_block(SerialBlock{}, v, pairs, p, t);
-  serial_grid_step(v, grid, 1, 1, 1, t);
+  serial_grid_step(v, grid, 1, 1, 1, 1, t);
 }
 
 }  // namespace granular::md

@@ -8,7 +8,7 @@
 // A Block policy provides: for_each(begin, end, f) (a stage's indices over the threads),
 // first_thread(), barrier(), barrier_or(any), raise(status, flags) (an atomic or), add(int*, n)
 // (an atomic add returning the old value), height_range(v, first, last) (the lowest and highest
-// y of the disks, block-wide) and walls(pp, t) (the packing's walls, evaluated once).
+// y of the disks, block-wide) and environment(pp, t) (packing_environment, evaluated once).
 #pragma once
 
 #include <cstdint>
@@ -50,8 +50,8 @@ struct SerialBlock {
     }
     return r;
   }
-  GRANULAR_HD PackingWalls walls(const PackingParams& pp, double t_end) const {
-    return packing_walls(pp, t_end);
+  GRANULAR_HD PackingEnvironment environment(const PackingParams& pp, double t_end) const {
+    return packing_environment(pp, t_end);
   }
 };
 
@@ -128,7 +128,7 @@ GRANULAR_HD void forces_on_block(const Block& block, const EnsembleView& v,
                                  const PairScratch& pairs, int p, double t) {
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
-  const PackingWalls walls = block.walls(v.packings[p], t);
+  const PackingEnvironment env = block.environment(v.packings[p], t);
   block.for_each(first, last, [&](int i) {
     if (!book_disk_contacts(v, pairs, i)) block.raise(v.status + p, status_contact_overflow);
   });
@@ -139,7 +139,7 @@ GRANULAR_HD void forces_on_block(const Block& block, const EnsembleView& v,
   block.barrier();
   block.for_each(0, pairs.pair_total[p], [&](int q) { evaluate_pair(v, pairs, p, q); });
   block.barrier();
-  block.for_each(first, last, [&](int i) { sum_disk_forces(v, pairs, p, i, walls); });
+  block.for_each(first, last, [&](int i) { sum_disk_forces(v, pairs, p, i, env); });
   block.barrier();
 }
 
@@ -163,8 +163,8 @@ GRANULAR_HD void prime_packing_on_block(const Block& block, const EnsembleView& 
 }
 
 // Advances packing p by `steps` steps from step `step0` (time t0 + step · dt) on `block`:
-// predict -> rebuild_if_needed -> forces -> correct. Stops early when the packing's status is
-// set. `pairs` is the pair schedule's scratch.
+// predict (then move_bodies on the first thread) -> rebuild_if_needed -> forces -> correct.
+// Stops early when the packing's status is set. `pairs` is the pair schedule's scratch.
 GRANULAR_HD_POLICY_TEMPLATE
 template <class Block>
 GRANULAR_HD void advance_packing_on_block(const Block& block, const EnsembleView& v,
@@ -179,8 +179,12 @@ GRANULAR_HD void advance_packing_on_block(const Block& block, const EnsembleView
     bool moved = false;
     block.for_each(first, last, [&](int i) {
       predict_disk(v, i);
-      moved = moved_beyond_half_skin(v, i) || moved;
+      moved = (v.inv_mass[i] != 0.0 && moved_beyond_half_skin(v, i)) || moved;
     });
+    if (v.packings[p].body_count > 0) {  // uniform over the block
+      block.barrier();
+      if (block.first_thread()) moved = move_bodies(v, p, step0 + k, t_end) || moved;
+    }
     if (block.barrier_or(moved)) rebuild_on_block(block, v, p);
     forces_on_block(block, v, pairs, p, t_end);
     block.for_each(first, last, [&](int i) {

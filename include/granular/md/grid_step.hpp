@@ -6,6 +6,7 @@
 //
 // One step, for the packings healthy at its start:
 //   begin (per packing) -> predict (per disk, flags packings to rebuild)
+//   -> bodies (per packing: move_bodies, flags packings whose prescribed disks moved)
 //   -> [for flagged packings: height range by atomic min/max -> grid rows -> counting sort of
 //       the disks by cell: zero counts, count with atomic adds, a segmented scan, copy the
 //       starts, scatter with atomic cursors, sort each cell's few disks by index -> neighbor
@@ -53,7 +54,16 @@ GRANULAR_HD void grid_predict(const Grid& grid, const EnsembleView& v, const Gri
   const int p = g.disk_packing[i];
   if (!g.active[p]) return;
   predict_disk(v, i);
-  if (moved_beyond_half_skin(v, i)) grid.flag(&g.rebuild[p]);
+  if (v.inv_mass[i] != 0.0 && moved_beyond_half_skin(v, i)) grid.flag(&g.rebuild[p]);
+}
+
+// Packing p's prescribed bodies to the end of the step (move_bodies), after predict.
+GRANULAR_HD_POLICY_TEMPLATE
+template <class Grid>
+GRANULAR_HD void grid_bodies(const Grid& grid, const EnsembleView& v, const GridScratch& g, int p,
+                             std::int64_t step_end, double t_end) {
+  if (!g.active[p] || v.packings[p].body_count == 0) return;
+  if (move_bodies(v, p, step_end, t_end)) grid.flag(&g.rebuild[p]);
 }
 
 // Disk i's height into its rebuilding packing's range.
@@ -159,7 +169,7 @@ GRANULAR_HD void grid_forces(const Grid& grid, const EnsembleView& v, const Grid
                              double t_end) {
   const int p = g.disk_packing[i];
   if (!g.active[p]) return;
-  if (!disk_forces(v, p, i, packing_walls(v.packings[p], t_end))) {
+  if (!disk_forces(v, p, i, packing_environment(v.packings[p], t_end))) {
     grid.raise(&v.status[p], status_contact_overflow);
   }
 }
@@ -199,10 +209,11 @@ inline void serial_scan_by_packing(const GridScratch& g, int entries) {
 // One grid-wide step of every healthy packing on the host, stage by stage: the tests' replay
 // of kernels/cuda_grid_path.cu.
 inline void serial_grid_step(const EnsembleView& v, const GridScratch& g, int n_packings,
-                             int n_disks, int entries, double t_end) {
+                             int n_disks, int entries, std::int64_t step_end, double t_end) {
   const SerialGrid grid;
   for (int p = 0; p < n_packings; ++p) grid_begin(v, g, p);
   for (int i = 0; i < n_disks; ++i) grid_predict(grid, v, g, i);
+  for (int p = 0; p < n_packings; ++p) grid_bodies(grid, v, g, p, step_end, t_end);
   for (int i = 0; i < n_disks; ++i) grid_height_range(grid, v, g, i);
   for (int p = 0; p < n_packings; ++p) grid_rows(v, g, p);
   for (int e = 0; e < entries; ++e) grid_zero_count(g, e);

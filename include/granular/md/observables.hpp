@@ -106,9 +106,10 @@ GRANULAR_HD inline double sigma_a(const RotationStats& s) {
 
 // Energy budget of one packing [J] and its open contacts.
 struct PackingEnergy {
+  // the disks' (a prescribed disk's motion is its drive's, not counted)
   double kinetic;        // translational Σ ½ m v²
   double rotational;     // Σ ½ I ω²
-  double gravitational;  // Σ m g y, relative to y = 0
+  double gravitational;  // Σ −m g⃗·r (m g y untilted), relative to the origin
   double elastic;        // normal springs ½ k_n δ² over open disk–disk and wall contacts
   double skin;           // tangential skins ½ k_t ξ² over the same contacts
   int disk_contacts;     // open disk–disk contacts, each pair counted once

@@ -154,8 +154,8 @@ GRANULAR_HD inline void evaluate_pair(const EnsembleView& v, const PairScratch& 
 
 // sum: disk i's force and torque: gravity, its pairs in ascending partner order, its walls.
 GRANULAR_HD inline void sum_disk_forces(const EnsembleView& v, const PairScratch& s, int p, int i,
-                                        const PackingWalls& walls) {
-  Vec2 force = {0.0, -v.mass[i] * v.packings[p].gravity};
+                                        const PackingEnvironment& env) {
+  Vec2 force = {v.mass[i] * env.gravity.x, v.mass[i] * env.gravity.y};
   double torque = 0.0;
   const int* touch_pair = s.touch_pair + i * v.max_contacts;
   for (int t = 0; t < s.touch_count[i]; ++t) {
@@ -165,7 +165,7 @@ GRANULAR_HD inline void sum_disk_forces(const EnsembleView& v, const PairScratch
     force = pair.i == i ? force + f : force - f;
     torque += pair.i == i ? pair.torque_i : pair.torque_j;
   }
-  add_wall_forces(v, p, i, walls, force, torque);
+  add_external_forces(v, p, i, env, force, torque);
   v.fx[i] = force.x;
   v.fy[i] = force.y;
   v.torque[i] = torque;

@@ -78,6 +78,11 @@ struct EnsembleState {
   // written by forces()
   std::vector<ContactSlot> contacts;
   std::vector<ContactSlot> walls;
+  // prescribed bodies: the motion of each (n_bodies x body_motion_size: deviations from rest
+  // and their rates), written by move_bodies; the wall bodies' contact slots of every disk
+  // (n_disks x model.wall_bodies), written by forces()
+  std::vector<double> body_motion;
+  std::vector<ContactSlot> body_walls;
   // bit k set when disk–disk slot k of the disk holds a contact (n_disks); written by forces()
   // and rebuild()
   std::vector<std::uint64_t> slots_used;

@@ -10,6 +10,7 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/hd.hpp"
+#include "granular/md/bodies.hpp"
 #include "granular/md/contact.hpp"
 #include "granular/md/integrator.hpp"
 #include "granular/md/view.hpp"
@@ -216,8 +217,12 @@ GRANULAR_HD inline std::uint32_t disk_domain_flags(const EnsembleView& v, int p,
   const double r = v.radius[i];
   const double step_x = v.vx[i] * v.dt;
   const double step_y = v.vy[i] * v.dt;
+  const unsigned box = pp.box_walls;
+  const bool inside = ((box & (1u << wall_left)) == 0 || x > 0.0) &&
+                      ((box & (1u << wall_right)) == 0 || x < pp.box_width) &&
+                      ((box & (1u << wall_bottom)) == 0 || y > -pp.drive_amplitude);
   std::uint32_t flags = 0;
-  if (!(x > 0.0 && x < pp.box_width && y > -pp.drive_amplitude)) flags |= status_outside_box;
+  if (!inside) flags |= status_outside_box;
   if (!(step_x * step_x + step_y * step_y < r * r)) flags |= status_too_fast;
   return flags;
 }
@@ -229,13 +234,19 @@ GRANULAR_HD inline std::uint32_t rebuild_disk(const EnsembleView& v, int p, int 
   return listed | disk_domain_flags(v, p, i);
 }
 
-// The three walls of packing p at time t (evaluated once per packing and step).
-struct PackingWalls {
+// What acts on packing p's disks from outside at time t, evaluated once per packing and step:
+// its three box walls, gravity (turned by the tilt) and the applied torque.
+struct PackingEnvironment {
   WallKinematics wall[n_walls];
+  Vec2 gravity;           // [m/s²]
+  double applied_torque;  // on disk pp.torque.disk [N m]
 };
 
-GRANULAR_HD inline PackingWalls packing_walls(const PackingParams& pp, double t) {
-  return {{wall_at(pp, wall_left, t), wall_at(pp, wall_right, t), wall_at(pp, wall_bottom, t)}};
+GRANULAR_HD inline PackingEnvironment packing_environment(const PackingParams& pp, double t) {
+  const SinCos tilt = sin_cos(pp.tilt);
+  return {{wall_at(pp, wall_left, t), wall_at(pp, wall_right, t), wall_at(pp, wall_bottom, t)},
+          {-pp.gravity * tilt.sin, -pp.gravity * tilt.cos},
+          applied_torque(pp.torque, t)};
 }
 
 // Slot of partner j among a disk's history slots (bit k of `used` set when slot k holds a
@@ -284,32 +295,37 @@ GRANULAR_HD inline bool touching(const EnsembleView& v, int i, int j) {
   return disks_touch(v.x[i], v.y[i], v.radius[i], v.x[j], v.y[j], v.radius[j]);
 }
 
-// Wall contacts of disk i, added to its force and torque. The walls of wall_at are
-// axis-aligned, so the overlaps need no dot product: r − (x − x_left), r − (x_right − x) and
-// r − (y − y_bottom) are the values wall_overlap computes, at a third of the instructions, and
-// a disk's kinematics are loaded only when it touches a wall.
-GRANULAR_HD inline void add_wall_forces(const EnsembleView& v, int p, int i,
-                                        const PackingWalls& walls, Vec2& force, double& torque) {
+// Wall contacts of disk i, its box's and its wall bodies', and the applied torque, added to
+// its force and torque (last, after its pairs). The box walls are axis-aligned, so the overlaps
+// need no dot product: r − (x − x_left), r − (x_right − x) and r − (y − y_bottom) are the
+// values wall_overlap computes, at a third of the instructions, and a disk's kinematics are
+// loaded only when it touches a wall.
+GRANULAR_HD inline void add_external_forces(const EnsembleView& v, int p, int i,
+                                            const PackingEnvironment& env, Vec2& force,
+                                            double& torque) {
   const double x = v.x[i];
   const double y = v.y[i];
   const double r = v.radius[i];
-  const double overlap[n_walls] = {r - (x - walls.wall[wall_left].point.x),
-                                   r - (walls.wall[wall_right].point.x - x),
-                                   r - (y - walls.wall[wall_bottom].point.y)};
+  const double overlap[n_walls] = {r - (x - env.wall[wall_left].point.x),
+                                   r - (env.wall[wall_right].point.x - x),
+                                   r - (y - env.wall[wall_bottom].point.y)};
+  const PackingParams& pp = v.packings[p];
   ContactSlot* slots = v.walls + i * n_walls;
   for (int w = 0; w < n_walls; ++w) {
     ContactSlot& s = slots[w];
-    if (overlap[w] <= 0.0) {
+    if (overlap[w] <= 0.0 || (pp.box_walls & (1u << w)) == 0) {
       s.partner = -1;
       continue;
     }
     const bool fresh = s.partner < 0;
     s.partner = w;
     const ContactResult c = disk_wall_contact(v.packings[p].disk_wall, disk_kinematics(v, i),
-                                              walls.wall[w], fresh, s.skin);
+                                              env.wall[w], fresh, s.skin);
     force = force + c.force_a;
     torque += c.torque_a;
   }
+  if (pp.body_count > 0) add_body_wall_forces(v, p, i, force, torque);
+  if (i == pp.torque.disk) torque += env.applied_torque;
 }
 
 // forces, per disk (a thread per disk on a GPU): gravity, then the contacts of disk i with its
@@ -318,10 +334,10 @@ GRANULAR_HD inline void add_wall_forces(const EnsembleView& v, int p, int i,
 // copies, then the walls. No atomics. Returns false when a contact found no history slot (the
 // packing must stop).
 GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
-                                    const PackingWalls& walls) {
+                                    const PackingEnvironment& env) {
   const PackingParams& pp = v.packings[p];
   const DiskKinematics me = disk_kinematics(v, i);
-  Vec2 force = {0.0, -v.mass[i] * pp.gravity};
+  Vec2 force = {v.mass[i] * env.gravity.x, v.mass[i] * env.gravity.y};
   double torque = 0.0;
   bool ok = true;
 
@@ -347,7 +363,7 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
     torque += i_is_a ? c.torque_a : c.torque_b;
   }
   free_opened_slots(slots, v.slots_used[i], in_contact);
-  add_wall_forces(v, p, i, walls, force, torque);
+  add_external_forces(v, p, i, env, force, torque);
 
   v.fx[i] = force.x;
   v.fy[i] = force.y;
@@ -366,10 +382,10 @@ GRANULAR_HD inline bool disk_forces(const EnsembleView& v, int p, int i,
 // stores into the partners' sums would otherwise make the compiler reload them for every
 // neighbor (the same arithmetic; 12 % faster on the 1 000-disk bench).
 GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
-                                                const PackingWalls& walls) {
+                                                const PackingEnvironment& env) {
   const PackingParams& pp = v.packings[p];
   const ContactParams contact = pp.disk_disk;
-  const double gravity = pp.gravity;
+  const Vec2 gravity = env.gravity;
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
   const double* __restrict__ x = v.x;
@@ -384,8 +400,8 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
   const int max_contacts = v.max_contacts;
   bool ok = true;
   for (int i = first; i < last; ++i) {
-    fx[i] = 0.0;
-    fy[i] = -mass[i] * gravity;
+    fx[i] = mass[i] * gravity.x;
+    fy[i] = mass[i] * gravity.y;
     torque[i] = 0.0;
     contact_mask[i] = 0;
   }
@@ -440,7 +456,7 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
     contact_mask[i] = mask_i;
     free_opened_slots(slots_i, slots_used[i], mask_i);
     Vec2 force = {fx_i, fy_i};
-    add_wall_forces(v, p, i, walls, force, torque_i);
+    add_external_forces(v, p, i, env, force, torque_i);
     fx[i] = force.x;
     fy[i] = force.y;
     torque[i] = torque_i;
@@ -527,7 +543,7 @@ GRANULAR_HD inline void rebuild_if_needed(const EnsembleView& v, int p) {
 
 // forces of every disk of packing p at time t, pairwise (the serial schedule).
 GRANULAR_HD inline void packing_forces(const EnsembleView& v, int p, double t) {
-  if (!packing_forces_pairwise(v, p, packing_walls(v.packings[p], t))) {
+  if (!packing_forces_pairwise(v, p, packing_environment(v.packings[p], t))) {
     v.status[p] |= status_contact_overflow;
   }
 }
@@ -546,11 +562,12 @@ GRANULAR_HD inline void prime_packing(const EnsembleView& v, int p, double t) {
 
 // One whole step of packing p, serially over its disks: the unit the CPU backend schedules
 // (a CUDA block runs the same stages with a disk per thread and barriers between them).
-// t_end is the time at the end of the step, where the forces are evaluated.
+// step_end is the step's number, t_end the time at its end, where the forces are evaluated.
 // Velocity Verlet's predict and correct run one coordinate at a time over the packing, so that
 // the compiler vectorizes them; the walls are added in the pair pass as each disk's pairs are
 // done. Neither changes a result: the same operations on the same numbers, in the same order.
-GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, double t_end) {
+GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, std::int64_t step_end,
+                                     double t_end) {
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
   if (v.integrator == Integrator::velocity_verlet) {
@@ -568,6 +585,7 @@ GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, double t_end)
     const Gear5Step gear = gear5_step(v.dt);
     for (int i = first; i < last; ++i) gear5_predict_disk(v, gear, i);
   }
+  if (v.packings[p].body_count > 0) move_bodies(v, p, step_end, t_end);
   const bool moved = any_moved_beyond_half_skin(v, first, last);
   if (moved) rebuild_neighbors(v, p);
   packing_forces(v, p, t_end);

@@ -20,6 +20,8 @@ struct EnsembleView {
   const double* inertia;
   const double* inv_mass;
   const double* inv_inertia;
+  const Body* bodies;
+  int wall_bodies;
   Integrator integrator;
   double dt;
   double skin;
@@ -50,6 +52,8 @@ struct EnsembleView {
   CellGrid* grids;
   ContactSlot* contacts;
   ContactSlot* walls;
+  double* body_motion;
+  ContactSlot* body_walls;
   std::uint64_t* slots_used;
   std::uint64_t* contact_mask;
   std::uint32_t* status;

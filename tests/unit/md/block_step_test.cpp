@@ -14,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "../../support/minimal_ensemble.hpp"
 #include "../../support/pair_scratch.hpp"
 #include "../../support/scenes.hpp"
 #include "granular/constants.hpp"
@@ -42,8 +43,8 @@ struct ScrambledBlock {
   HeightRange height_range(const EnsembleView& v, int first, int last) const {
     return SerialBlock{}.height_range(v, first, last);
   }
-  PackingWalls walls(const PackingParams& pp, double t_end) const {
-    return packing_walls(pp, t_end);
+  PackingEnvironment environment(const PackingParams& pp, double t_end) const {
+    return packing_environment(pp, t_end);
   }
 };
 
@@ -128,6 +129,47 @@ TEST(BlockStep, ThousandPackingEnsemble) {
 TEST(BlockStep, AnyThreadOrderGivesTheSameBits) {
   std::mt19937 random(11);
   expect_block_matches_cpu(make_ensemble(4, 60, 8), ScrambledBlock{&random}, 20000, 1500);
+}
+
+// Prescribed bodies, tilt and an applied torque (the minimal systems): the same bits, also with
+// the threads in any order (move_bodies runs on the first thread between two barriers).
+TEST(BlockStep, PrescribedBodiesGiveTheCpuBits) {
+  for (bool scrambled : {false, true}) {
+    Ensemble cpu;
+    cpu.state = test::minimal_ensemble(cpu.model, 3);
+    Ensemble replay = cpu;
+    auto backend = make_cpu_backend(2);
+    backend->initialize(cpu.model, cpu.state);
+    backend->initialize(replay.model, replay.state);
+    const std::int64_t steps = 3000;
+    backend->advance(cpu.model, cpu.state, steps);
+    test::HostPairScratch pairs(replay.model);
+    const EnsembleView v = make_view(replay.model, replay.state);
+    std::mt19937 random(5);
+    for (int p = 0; p < replay.model.n_packings(); ++p) {
+      if (scrambled) {
+        advance_packing_on_block(ScrambledBlock{&random}, v, pairs.view, p, 0, 0.0, steps);
+      } else {
+        advance_packing_on_block(SerialBlock{}, v, pairs.view, p, 0, 0.0, steps);
+      }
+    }
+    EXPECT_EQ(replay.state.x, cpu.state.x);
+    EXPECT_EQ(replay.state.y, cpu.state.y);
+    EXPECT_EQ(replay.state.theta, cpu.state.theta);
+    EXPECT_EQ(replay.state.omega, cpu.state.omega);
+    EXPECT_EQ(replay.state.body_motion, cpu.state.body_motion);
+    EXPECT_EQ(replay.state.rebuild_count, cpu.state.rebuild_count);
+    for (std::size_t k = 0; k < cpu.state.body_walls.size(); ++k) {
+      ASSERT_EQ(replay.state.body_walls[k].partner, cpu.state.body_walls[k].partner) << k;
+      ASSERT_EQ(replay.state.body_walls[k].skin.xi_anchor, cpu.state.body_walls[k].skin.xi_anchor);
+    }
+    for (std::uint32_t s : cpu.state.status) EXPECT_EQ(s, status_ok);
+    // the systems moved: the upper disks turned, the walls threw their disks
+    for (int p = 0; p < cpu.model.n_packings(); ++p) {
+      const int first = cpu.model.offset[p];
+      EXPECT_NE(cpu.model.packing_size(p) == 3 ? cpu.state.theta[first] : cpu.state.vy[first], 0.0);
+    }
+  }
 }
 
 // The block's prime (lists, forces, accelerations of the initial state) equals the CPU's.

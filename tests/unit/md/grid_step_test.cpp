@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "../../support/minimal_ensemble.hpp"
 #include "../../support/scenes.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/state.hpp"
@@ -76,13 +77,15 @@ struct HostScratch {
 };
 
 // One grid step with every stage's indices visited in the order `perm_*` gives.
-void scrambled_grid_step(const EnsembleView& v, const HostScratch& h, double t_end,
+void scrambled_grid_step(const EnsembleView& v, const HostScratch& h, std::int64_t step_end,
+                         double t_end,
                          const std::vector<int>& disks, const std::vector<int>& packings,
                          const std::vector<int>& entries) {
   const SerialGrid grid;
   const GridScratch& g = h.view;
   for (int p : packings) grid_begin(v, g, p);
   for (int i : disks) grid_predict(grid, v, g, i);
+  for (int p : packings) grid_bodies(grid, v, g, p, step_end, t_end);
   for (int i : disks) grid_height_range(grid, v, g, i);
   for (int p : packings) grid_rows(v, g, p);
   for (int e : entries) grid_zero_count(g, e);
@@ -151,11 +154,11 @@ void grid_replay_matches_cpu(Integrator integrator, bool scrambled) {
     const double t_end = replay.state.t0 + static_cast<double>(k) * replay.model.dt;
     if (!scrambled) {
       serial_grid_step(v, scratch.view, replay.model.n_packings(), replay.model.n_disks(),
-                       scratch.entries(), t_end);
+                       scratch.entries(), k, t_end);
       continue;
     }
     // a new order for every step and stage kind
-    scrambled_grid_step(v, scratch, t_end, indices(replay.model.n_disks(), &random),
+    scrambled_grid_step(v, scratch, k, t_end, indices(replay.model.n_disks(), &random),
                         indices(replay.model.n_packings(), &random),
                         indices(scratch.entries(), &random));
   }
@@ -165,6 +168,31 @@ void grid_replay_matches_cpu(Integrator integrator, bool scrambled) {
     EXPECT_GT(replay.state.rebuild_count[p], 10);  // the rebuild stages ran, many times
   }
   expect_equal_states(cpu.state, replay.state, cpu.model.n_packings());
+}
+
+// Prescribed bodies, tilt and an applied torque (the minimal systems): the grid's stages, in
+// scrambled order, give the CPU's bits.
+TEST(GridStep, PrescribedBodiesGiveTheCpuBits) {
+  Ensemble cpu;
+  cpu.state = test::minimal_ensemble(cpu.model, 3);
+  Ensemble replay = cpu;
+  auto backend = make_cpu_backend(1);
+  backend->initialize(cpu.model, cpu.state);
+  backend->initialize(replay.model, replay.state);
+  const std::int64_t steps = 3000;
+  backend->advance(cpu.model, cpu.state, steps);
+  HostScratch scratch(replay.model, replay.state);
+  const EnsembleView v = make_view(replay.model, replay.state);
+  std::mt19937 random(9);
+  for (std::int64_t k = 1; k <= steps; ++k) {
+    scrambled_grid_step(v, scratch, k, static_cast<double>(k) * replay.model.dt,
+                        indices(replay.model.n_disks(), &random),
+                        indices(replay.model.n_packings(), &random),
+                        indices(scratch.entries(), &random));
+  }
+  expect_equal_states(cpu.state, replay.state, cpu.model.n_packings());
+  EXPECT_EQ(replay.state.body_motion, cpu.state.body_motion);
+  for (std::uint32_t s : cpu.state.status) EXPECT_EQ(s, status_ok);
 }
 
 TEST(GridStep, ReplayReproducesTheCpuTrajectoryBitwise) {
@@ -202,7 +230,7 @@ TEST(GridStep, StatusesStopOnlyTheirPacking) {
   const EnsembleView v = make_view(replay.model, replay.state);
   for (int k = 1; k <= 200; ++k) {
     serial_grid_step(v, scratch.view, replay.model.n_packings(), replay.model.n_disks(),
-                     scratch.entries(), replay.state.t0 + k * replay.model.dt);
+                     scratch.entries(), k, replay.state.t0 + k * replay.model.dt);
   }
   EXPECT_EQ(replay.state.status, (std::vector<std::uint32_t>{0, status_outside_box, 0}));
   EXPECT_EQ(replay.state.status, cpu.state.status);

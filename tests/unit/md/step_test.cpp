@@ -186,7 +186,7 @@ TEST(StepForceSchedules, PerDiskAndPairwiseAgreeBitwise) {
     const EnsembleView vp = make_view(e.model, pairwise);
     const double t = e.state.time(e.model);
     for (int p = 0; p < e.model.n_packings(); ++p) {
-      const PackingWalls walls = packing_walls(e.model.packings[p], t);
+      const PackingEnvironment walls = packing_environment(e.model.packings[p], t);
       for (int i = e.model.offset[p]; i < e.model.offset[p + 1]; ++i) {
         ASSERT_TRUE(disk_forces(vd, p, i, walls));
       }

@@ -1,0 +1,65 @@
+// The thesis' minimal systems as packings of the ensemble engine (Peraza-Mues 2018, ch. 5 and
+// §6.2; docs/minimal_systems.md): the 3-disk system, an upper disk resting on two support disks,
+// and a disk resting in a wedge of two half-line walls. Each is one packing with its supports as
+// prescribed bodies (bodies.hpp), no box walls and gravity turned by the tilt θ_T, so that a
+// sweep runs as an ensemble, on any backend.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "granular/contact_law.hpp"
+#include "granular/md/model.hpp"
+
+namespace granular::md {
+
+// How the supports move: fixed, or each of x, y and θ of each support by the random vibration
+// of random_vibration.hpp (thesis §5.3.1), with A_b on x and y and A_b/R on θ.
+struct SupportVibration {
+  bool random = false;
+  double amplitude = 0.0;  // A_b [m]
+  double omega = 0.0;      // ω_b [rad/s]
+  double damping = 0.5;    // c
+};
+
+// The 3-disk system (thesis §4.1, ch. 5): disks of equal radius; contact 1 is the left support,
+// contact 2 the right; the contact normals make the half-angle θ0 with the bisector (π/6: the
+// supports touch each other).
+struct ThreeDiskParams {
+  double radius = 1.0;  // R of every disk
+  double mass = 0.1;    // m of the upper disk (the supports' is the same, and unused)
+  ContactParams contact{1e3, 1e6, 10.0, 0.1};  // every contact (thesis ch. 5)
+  double gravity = 10.0;
+  double tilt = 0.0;                             // θ_T [rad]
+  double half_angle = 0.5235987755982988;        // θ0 [rad]
+  AppliedTorque torque;                          // on the upper disk (its disk index is set here)
+  SupportVibration supports;
+  std::uint64_t seed = 1;  // the random vibration's stream
+};
+
+// Disks of a 3-disk packing, in this order.
+enum ThreeDiskDisk : int { upper_disk = 0, left_support = 1, right_support = 2 };
+
+// The disk in a wedge (thesis §6.2): two half-line walls from the vertex, aperture θ_W, moving
+// together as y_w = A sin(ω t) along the vertical (against gravity) for t > 0.
+struct WedgeDiskParams {
+  double radius = 0.02;
+  double mass = 4.5e-3;
+  ContactParams contact{4.5e6, 3.4785e6, 9.84, 0.1};  // disk–wall (thesis ch. 6)
+  double gravity = 9.81;
+  double tilt = 0.0;                      // θ_T [rad]
+  double aperture = 2.0943951023931957;   // θ_W [rad]
+  double amplitude = 0.0;                 // A [m]
+  double omega = 0.0;                     // ω_b [rad/s]
+  std::uint64_t seed = 1;
+};
+
+// Appends the system as the model's last packing (the model's dt must be set: the random
+// vibration's step depends on it), and its disks' starting centres to x and y: touching without
+// overlap, the supports and walls at rest.
+void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<double>& x,
+                    std::vector<double>& y);
+void add_wedge_disk(EnsembleModel& m, const WedgeDiskParams& p, std::vector<double>& x,
+                    std::vector<double>& y);
+
+}  // namespace granular::md

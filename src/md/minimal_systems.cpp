@@ -1,0 +1,102 @@
+#include "granular/md/minimal_systems.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "granular/constants.hpp"
+
+namespace granular::md {
+namespace {
+
+// Room the cell grid spans (the systems have no box walls; a disk beyond it still meets every
+// neighbor, only in an edge cell).
+constexpr double width_in_radii = 8.0;
+
+PackingParams system_packing(double width, double gravity, double tilt, const ContactParams& c,
+                             std::uint64_t seed) {
+  PackingParams pp{};
+  pp.box_width = width;
+  pp.gravity = gravity;
+  pp.disk_disk = c;
+  pp.disk_wall = c;
+  pp.seed = seed;
+  pp.tilt = tilt;
+  pp.box_walls = 0;
+  return pp;
+}
+
+}  // namespace
+
+void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<double>& x,
+                    std::vector<double>& y) {
+  const double r = p.radius;
+  const double width = width_in_radii * r;
+  PackingParams pp = system_packing(width, p.gravity, p.tilt, p.contact, p.seed);
+  const int first = m.n_disks();
+  pp.torque = p.torque;
+  pp.torque.disk = first + upper_disk;
+  m.add_packing(pp, {r, r, r}, p.mass / (pi * r * r));
+
+  // supports on the floor of the grid, the upper disk touching both at θ0 from the bisector
+  const double xc = 0.5 * width;
+  const double lower = 2.0 * r;
+  const double reach = 2.0 * r;  // centre distance at touch
+  const double dx = reach * std::sin(p.half_angle);
+  const double centre_x[3] = {xc, xc - dx, xc + dx};
+  const double centre_y[3] = {lower + reach * std::cos(p.half_angle), lower, lower};
+  for (int k = 0; k < 3; ++k) {
+    x.push_back(centre_x[k]);
+    y.push_back(centre_y[k]);
+  }
+  for (int k : {left_support, right_support}) {
+    Body support;
+    support.shape = BodyShape::disk;
+    support.disk = first + k;
+    support.x0 = centre_x[k];
+    support.y0 = centre_y[k];
+    if (p.supports.random) {
+      for (int axis = 0; axis < 3; ++axis) {
+        support.axis[axis] = {AxisDrive::random, axis == 2 ? p.supports.amplitude / r
+                                                           : p.supports.amplitude,
+                              p.supports.omega, p.supports.damping, {}};
+      }
+    }
+    m.add_body(support);
+  }
+}
+
+void add_wedge_disk(EnsembleModel& m, const WedgeDiskParams& p, std::vector<double>& x,
+                    std::vector<double>& y) {
+  const double r = p.radius;
+  const double width = width_in_radii * r;
+  const PackingParams pp = system_packing(width, p.gravity, p.tilt, p.contact, p.seed);
+  m.add_packing(pp, {r}, p.mass / (pi * r * r));
+
+  // vertex at (W/2, R); walls at ±θ0 = ±(π − θ_W)/2 from the horizontal of the set-up; the disk
+  // on the bisector, touching both
+  const double half = 0.5 * (pi - p.aperture);
+  const double vx = 0.5 * width;
+  const double vy = r;
+  x.push_back(vx);
+  y.push_back(vy + r / std::cos(half));
+  const double inf = std::numeric_limits<double>::infinity();
+  // the drive along the vertical of the laboratory: (sin θ_T, cos θ_T) in the set-up's frame
+  const double up[2] = {std::sin(p.tilt), std::cos(p.tilt)};
+  for (int side : {-1, 1}) {
+    Body wall;
+    wall.shape = BodyShape::wall;
+    wall.x0 = vx;
+    wall.y0 = vy;
+    wall.theta0 = side * half;
+    wall.s_min = side < 0 ? -inf : 0.0;
+    wall.s_max = side < 0 ? 0.0 : inf;
+    if (p.amplitude != 0.0) {
+      for (int axis = 0; axis < 2; ++axis) {
+        wall.axis[axis] = {AxisDrive::sine, p.amplitude * up[axis], p.omega, 0.5, {}};
+      }
+    }
+    m.add_body(wall);
+  }
+}
+
+}  // namespace granular::md
