@@ -14,6 +14,7 @@
 
 #include "granular/md/backend.hpp"
 #include "granular/md/ed/restitution.hpp"
+#include "granular/md/packing.hpp"
 #include "granular/md/state.hpp"
 
 namespace granular::md::ed {
@@ -142,6 +143,23 @@ TEST(EdPacking, ADiskComingToRestOnTheFixedBottomStopsWithTheCollapseFlag) {
   // collapsed, after a few dozen visible bounces (heights fall by e_n² ≈ 0.36 each)
   EXPECT_LE(packing.counts().total(), 1e4 + 100);
   EXPECT_GT(packing.counts().total(), 1e4);
+}
+
+TEST(EdPacking, ADenseBedOfSmallRestitutionCollapsesWithoutHanging) {
+  // the thesis' 60-disk layout, lifted, falling onto a fixed bottom with e_n ≈ 0.3 (γ_n = 5)
+  const ContactParams law{1e4, 7.7e3, 5.0, 0.1};
+  std::vector<double> radii;
+  for (double r : {0.015, 0.02, 0.025}) radii.insert(radii.end(), 20, r);
+  const PackingLayout layout = advancing_front(radii, 0.4, 3);
+  std::vector<DiskSnapshot> start;
+  for (std::size_t i = 0; i < radii.size(); ++i)
+    start.push_back({layout.x[i], 1.01 * layout.y[i], 0.0, 0.0, 0.0, 0.0});
+  const RestitutionSet laws =
+      make_restitution_set(law, law, radii, density, TangentialRule::large_kappa);
+  EdPacking packing(box(0.4, law), radii, masses(radii), laws, start, 0.0, 1e5);
+  for (int k = 1; k <= 40 && packing.status() == 0; ++k) packing.advance_to(0.05 * k);
+  EXPECT_EQ(packing.status(), status_inelastic_collapse);
+  EXPECT_LT(packing.time(), 2.0);
 }
 
 TEST(EdPacking, TheBottomsDrawsKeepADiskOnTheBottomBouncing) {
