@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "granular/cases/ensemble.hpp"
 #include "granular/cases/md_schema.hpp"
@@ -112,15 +113,127 @@ void check_memory(const JsonObject& packing, const std::vector<Species>& species
                                 " bytes of memory; this machine has " + format_number(memory, 2));
 }
 
+// The MD method's keys and limits: the time step, the neighbor lists, the steps, output and
+// memory of the run.
+void check_md_case(const JsonObject& root, md::EnsembleCase& c, const std::vector<Species>& species,
+                   double box_width, const ContactParams& disk_disk,
+                   const ContactParams& disk_wall) {
+  double r_min = species.front().radius, r_max = r_min, disks_per_packing = 0.0;
+  for (const Species& s : species) {
+    r_min = std::min(r_min, s.radius);
+    r_max = std::max(r_max, s.radius);
+    disks_per_packing += s.count;
+  }
+  // time step: the shortest collision over the disks of this case, and the stability limit
+  const JsonObject integrator = root.object_or_empty("integrator");
+  integrator.allow_only({"scheme", "dt", "steps_per_collision"});
+  c.model.integrator = read_scheme(integrator);
+  const StepRule rule = read_step_rule(integrator, 50.0);
+  const double m_light = md::disk_mass(c.areal_density, r_min);
+  const double m_heavy = md::disk_mass(c.areal_density, r_max);
+  const double t_c = shortest_collision_time(disk_disk, disk_wall, m_light, m_heavy);
+  c.model.dt = rule.given_dt ? rule.dt : t_c / rule.steps_per_collision;
+  check_time_step(
+      integrator, rule, c.model.dt,
+      std::min(largest_time_step(disk_disk, m_light / 2.0), largest_time_step(disk_wall, m_light)));
+  check_steps_per_collision(integrator, rule, t_c / c.model.dt, kMaxEnsembleStepsPerCollision);
+
+  // neighbor lists
+  const JsonObject neighbor = root.object_or_empty("neighbor");
+  neighbor.allow_only({"skin", "max_neighbors", "max_contacts"});
+  c.model.neighbor.skin = neighbor.number_or("skin", 0.2 * r_min, Bound::positive);
+  c.model.neighbor.max_neighbors = static_cast<int>(neighbor.integer_or("max_neighbors", 24, 1));
+  c.model.neighbor.max_contacts = static_cast<int>(neighbor.integer_or("max_contacts", 10, 1));
+  if (c.model.neighbor.max_contacts > md::max_contact_slots) {
+    neighbor.fail("max_contacts", "must be <= " + std::to_string(md::max_contact_slots));
+  }
+
+  const JsonObject run = root.object("run");
+  if (c.schedule.sample_interval < c.model.dt)
+    run.fail("sample_interval", format_number(c.schedule.sample_interval) +
+                                    " s is shorter than the time step (" +
+                                    format_number(c.model.dt, 3) + " s)");
+
+  // the work and the memory asked for, before any of it is allocated
+  const md::PlannedRun plan = md::plan_run(c.schedule, c.model.dt);
+  if (!plan.ok)
+    run.fail("", "the run takes " + format_number(plan.total_steps, 3) + " steps per packing (" +
+                     format_number(c.schedule.settle_time + c.schedule.transient_time +
+                                   c.schedule.measure_time) +
+                     " s at dt = " + format_number(c.model.dt, 3) + " s), more than " +
+                     format_number(md::max_run_steps) +
+                     ": a shorter run, or a longer dt (fewer steps per collision, softer "
+                     "contacts)");
+  const double output =
+      ensemble_output_bytes(plan.steps, static_cast<int>(c.gamma_values.size()),
+                            c.packings_per_gamma, static_cast<int>(disks_per_packing));
+  if (output > max_output_bytes)
+    run.fail("sample_interval", "the run would write about " + format_number(output, 2) +
+                                    " bytes of CSV, more than " + format_number(max_output_bytes) +
+                                    ": sample less often");
+  check_memory(root.object("packing"), species, box_width, c.model.neighbor,
+               static_cast<double>(c.packings_per_gamma) * c.gamma_values.size());
+}
+
+// "ed": the event-driven method's options (docs/ed.md).
+md::ed::EdOptions read_ed_options(const JsonObject& ed) {
+  ed.allow_only({"tangential", "max_event_rate", "start_lift"});
+  md::ed::EdOptions o;
+  o.tangential = ed.choice_or("tangential", {"contact_law", "large_kappa"}, "tangential law",
+                              "contact_law") == "contact_law"
+                     ? md::ed::TangentialRule::contact_law
+                     : md::ed::TangentialRule::large_kappa;
+  o.max_event_rate = ed.number_or("max_event_rate", o.max_event_rate, Bound::positive);
+  o.start_lift = ed.number_or("start_lift", o.start_lift, Bound::positive);
+  return o;
+}
+
+// The event-driven method has no time step, neighbor lists or settling (docs/ed.md): those keys
+// are ignored, with a note; its output is bounded as MD's.
+void check_ed_case(const JsonObject& root, const md::EnsembleCase& c, int disks_per_packing,
+                   std::vector<std::string>& notes) {
+  for (const char* key : {"integrator", "neighbor"})
+    if (root.has(key))
+      notes.push_back(std::string("\"") + key +
+                      "\" is ignored by the event-driven method (no time step, no neighbor "
+                      "lists)");
+  if (c.schedule.settle_time > 0.0)
+    notes.push_back(
+        "run/settle_time is ignored by the event-driven method: its packings start at t = 0 "
+        "with the drive on (a bed at rest is an inelastic collapse; docs/ed.md)");
+  if (*std::min_element(c.gamma_values.begin(), c.gamma_values.end()) < 2.0)
+    notes.push_back(
+        "the thesis used the event-driven method for Γ ≥ 2 only (§3.3): below, lasting "
+        "contacts carry rotation and dense beds may collapse");
+  // one chunk per sample interval: the output of an MD run with dt = sample_interval, unsettled
+  md::RunSchedule chunks = c.schedule;
+  chunks.settle_time = 0.0;
+  const md::PlannedRun plan = md::plan_run(chunks, c.schedule.sample_interval);
+  const JsonObject run = root.object("run");
+  const double output = ensemble_output_bytes(plan.steps, static_cast<int>(c.gamma_values.size()),
+                                              c.packings_per_gamma, disks_per_packing);
+  if (!plan.ok || output > max_output_bytes)
+    run.fail("sample_interval", "the run would write about " + format_number(output, 2) +
+                                    " bytes of CSV, more than " + format_number(max_output_bytes) +
+                                    ": sample less often");
+}
+
 }  // namespace
 
 std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
                                             std::vector<std::string>& notes) {
-  root.allow_only({"model", "description", "seed", "packing", "gravity", "contact", "drive",
-                   "ensemble", "integrator", "neighbor", "run"});
+  root.allow_only({"model", "description", "seed", "method", "ed", "packing", "gravity", "contact",
+                   "drive", "ensemble", "integrator", "neighbor", "run"});
   md::EnsembleCase c;
   if (root.has("description")) root.string("description");
   const std::uint64_t seed = root.unsigned_or("seed", 1);
+  const bool event_driven = root.choice_or("method", {"md", "ed"}, "method", "md") == "ed";
+  std::optional<md::ed::EdOptions> ed;
+  if (event_driven) {
+    ed = read_ed_options(root.object_or_empty("ed"));
+  } else {
+    root.forbid("ed", "is read only with \"method\": \"ed\"");
+  }
 
   // packing: box, disks
   const JsonObject packing = root.object("packing");
@@ -173,30 +286,6 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
   }
   c.packings_per_gamma = static_cast<int>(per_gamma);
 
-  // time step: the shortest collision over the disks of this case, and the stability limit
-  const JsonObject integrator = root.object_or_empty("integrator");
-  integrator.allow_only({"scheme", "dt", "steps_per_collision"});
-  c.model.integrator = read_scheme(integrator);
-  const StepRule rule = read_step_rule(integrator, 50.0);
-  const double m_light = md::disk_mass(c.areal_density, r_min);
-  const double m_heavy = md::disk_mass(c.areal_density, r_max);
-  const double t_c = shortest_collision_time(disk_disk, disk_wall, m_light, m_heavy);
-  c.model.dt = rule.given_dt ? rule.dt : t_c / rule.steps_per_collision;
-  check_time_step(
-      integrator, rule, c.model.dt,
-      std::min(largest_time_step(disk_disk, m_light / 2.0), largest_time_step(disk_wall, m_light)));
-  check_steps_per_collision(integrator, rule, t_c / c.model.dt, kMaxEnsembleStepsPerCollision);
-
-  // neighbor lists
-  const JsonObject neighbor = root.object_or_empty("neighbor");
-  neighbor.allow_only({"skin", "max_neighbors", "max_contacts"});
-  c.model.neighbor.skin = neighbor.number_or("skin", 0.2 * r_min, Bound::positive);
-  c.model.neighbor.max_neighbors = static_cast<int>(neighbor.integer_or("max_neighbors", 24, 1));
-  c.model.neighbor.max_contacts = static_cast<int>(neighbor.integer_or("max_contacts", 10, 1));
-  if (c.model.neighbor.max_contacts > md::max_contact_slots) {
-    neighbor.fail("max_contacts", "must be <= " + std::to_string(md::max_contact_slots));
-  }
-
   // schedule
   const JsonObject run = root.object("run");
   run.allow_only({"settle_time", "transient_time", "measure_time", "sample_interval"});
@@ -208,36 +297,19 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
     run.fail("sample_interval", format_number(c.schedule.sample_interval) +
                                     " s is longer than measure_time (" +
                                     format_number(c.schedule.measure_time) + " s)");
-  if (c.schedule.sample_interval < c.model.dt)
-    run.fail("sample_interval", format_number(c.schedule.sample_interval) +
-                                    " s is shorter than the time step (" +
-                                    format_number(c.model.dt, 3) + " s)");
-
-  // the work and the memory asked for, before any of it is allocated
-  const md::PlannedRun plan = md::plan_run(c.schedule, c.model.dt);
-  if (!plan.ok)
-    run.fail("", "the run takes " + format_number(plan.total_steps, 3) + " steps per packing (" +
-                     format_number(c.schedule.settle_time + c.schedule.transient_time +
-                                   c.schedule.measure_time) +
-                     " s at dt = " + format_number(c.model.dt, 3) + " s), more than " +
-                     format_number(md::max_run_steps) +
-                     ": a shorter run, or a longer dt (fewer steps per collision, softer "
-                     "contacts)");
-  const double output =
-      ensemble_output_bytes(plan.steps, static_cast<int>(c.gamma_values.size()),
-                            c.packings_per_gamma, static_cast<int>(disks_per_packing));
-  if (output > max_output_bytes)
-    run.fail("sample_interval", "the run would write about " + format_number(output, 2) +
-                                    " bytes of CSV, more than " + format_number(max_output_bytes) +
-                                    ": sample less often");
-  check_memory(packing, species, box_width, c.model.neighbor,
-               static_cast<double>(c.packings_per_gamma) * c.gamma_values.size());
   for (double gamma : c.gamma_values) {
     if (!std::isfinite(md::drive_amplitude(gamma, gravity, omega)))
       drive.fail("gamma", "Γ = " + format_number(gamma) +
                               " at f = " + format_number(omega / (2.0 * pi)) +
                               " Hz gives a drive amplitude A = Γ g / ω² beyond a double");
   }
+
+  if (event_driven) {
+    check_ed_case(root, c, static_cast<int>(disks_per_packing), notes);
+  } else {
+    check_md_case(root, c, species, box_width, disk_disk, disk_wall);
+  }
+
   std::vector<double> radii;
   for (const Species& s : species) radii.insert(radii.end(), s.count, s.radius);
 
@@ -257,7 +329,7 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
     }
   }
 
-  return std::make_unique<PackingEnsemble>(std::move(c));
+  return std::make_unique<PackingEnsemble>(std::move(c), ed);
 }
 
 void PackingEnsemble::describe(std::ostream& out) const {
@@ -281,13 +353,23 @@ void PackingEnsemble::describe(std::ostream& out) const {
   describe_contact(out, "disk-disk, largest pair ", p.disk_disk, m_heavy / 2.0);
   describe_contact(out, "disk-wall, smallest disk", p.disk_wall, m_light);
   describe_contact(out, "disk-wall, largest disk ", p.disk_wall, m_heavy);
-  const double t_c = shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
-  const double dt_max = std::min(largest_time_step(p.disk_disk, m_light / 2.0),
-                                 largest_time_step(p.disk_wall, m_light));
-  out << "time step: dt = " << format_value("%.4g", m.dt) << " s (" << scheme_name(m.integrator)
-      << "), " << format_value("%.4g", t_c / m.dt) << " steps per shortest t_c ("
-      << format_value("%.4g", t_c) << " s); largest accepted dt " << format_value("%.3g", dt_max)
-      << " s\n";
+  if (ed_) {
+    out << "method: event-driven (docs/ed.md): instantaneous collisions with these e_n, e_t "
+        << (ed_->tangential == md::ed::TangentialRule::contact_law
+                ? "tabulated from single collisions of this law"
+                : "by the large-kappa approximation")
+        << "; fixed bottom with FBRPA wall velocities; start from the layouts lifted by "
+        << format_value("%.3g", ed_->start_lift) << "; collapse cap "
+        << format_value("%.3g", ed_->max_event_rate) << " events per disk per second\n";
+  } else {
+    const double t_c = shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
+    const double dt_max = std::min(largest_time_step(p.disk_disk, m_light / 2.0),
+                                   largest_time_step(p.disk_wall, m_light));
+    out << "time step: dt = " << format_value("%.4g", m.dt) << " s (" << scheme_name(m.integrator)
+        << "), " << format_value("%.4g", t_c / m.dt) << " steps per shortest t_c ("
+        << format_value("%.4g", t_c) << " s); largest accepted dt " << format_value("%.3g", dt_max)
+        << " s\n";
+  }
 
   // drive per Γ
   out << "drive: f = " << format_value("%.6g", p.drive_omega / (2.0 * pi)) << " Hz\n";
@@ -301,6 +383,14 @@ void PackingEnsemble::describe(std::ostream& out) const {
 
   // run length
   const auto& s = c.schedule;
+  if (ed_) {
+    const double chunks = std::max(1.0, std::round(s.measure_time / s.sample_interval));
+    out << "run: transient " << format_value("%.6g", s.transient_time) << " s + measure "
+        << format_value("%.6g", s.measure_time) << " s from t = 0 (settle_time unused), "
+        << format_value("%.6g", chunks + 1.0) << " samples every "
+        << format_value("%.6g", s.sample_interval) << " s\n";
+    return;
+  }
   const double total = s.settle_time + s.transient_time + s.measure_time;
   const double steps = std::ceil(total / m.dt);
   out << "run: settle " << format_value("%.6g", s.settle_time) << " s + transient "
@@ -319,6 +409,19 @@ void PackingEnsemble::describe(std::ostream& out) const {
 }
 
 void PackingEnsemble::check_run(const RunContext& ctx) const {
+  if (ed_) {
+    if (ctx.backend != "cpu")
+      throw CaseError("", "--backend " + ctx.backend,
+                      "the event-driven method (\"method\": \"ed\") runs on the CPU");
+    if (ctx.resume)
+      throw CaseError("", "--resume",
+                      "the event-driven method (\"method\": \"ed\") writes no checkpoint");
+    // a run without the option has the default interval; any other was asked for
+    if (ctx.checkpoint_interval != RunContext{}.checkpoint_interval)
+      throw CaseError("", "--checkpoint-interval",
+                      "the event-driven method (\"method\": \"ed\") writes no checkpoint");
+    return;
+  }
   if (ctx.backend != "cpu" && ctx.backend != "cuda")
     throw CaseError("", "--backend", "expected cpu or cuda, got " + io::quoted(ctx.backend));
   if (ctx.backend == "cuda" && !md::cuda_device_available())

@@ -106,6 +106,83 @@ void print_table(const std::vector<md::GammaStats>& gammas, std::ostream& out) {
   }
 }
 
+// The results of a finished run: the Γ table and the packings left out (report), disks.csv,
+// then summary.json with the keys every run has, `method_keys` and, per packing, `packing_keys`
+// (empty, or one object per packing).
+void write_results(const md::EnsembleCase& c, const md::EnsembleResult& r, const RunContext& ctx,
+                   const nlohmann::json& method_keys,
+                   const std::vector<nlohmann::json>& packing_keys) {
+  std::ostream quiet(nullptr);
+  std::ostream& report = ctx.report ? *ctx.report : quiet;
+  const md::EnsembleModel& m = c.model;
+  // the Γ table and the packings that were left out
+  print_table(r.gammas, report);
+  for (const md::PackingResult& p : r.packings) {
+    if (p.status != md::status_ok) {
+      report << "packing " << p.index << " (Gamma " << p.gamma
+             << ") excluded: " << md::status_name(p.status) << "\n";
+    }
+  }
+
+  // disks.csv: per packing and disk
+  io::TableStream disks_csv(ctx.out_dir, disks_table());
+  for (const md::PackingResult& p : r.packings) {
+    for (std::size_t i = 0; i < p.omega_bar.size(); ++i) {
+      disks_csv.integer(p.index).num(p.gamma).integer(static_cast<long long>(i));
+      disks_csv.num(m.radius[m.offset[p.index] + i]).num(p.omega_bar[i]).num(p.rho2[i]);
+      disks_csv.num(p.sigma_a[i]).end_row();
+    }
+  }
+  disks_csv.close();
+
+  // summary.json, last
+  nlohmann::json j = summary_header("packing_ensemble", ctx.case_echo);
+  if (ctx.case_echo.is_object() && ctx.case_echo.contains("seed")) {
+    j["seed"] = ctx.case_echo["seed"];
+  } else {
+    j["seed"] = m.packings.empty() ? 0 : m.packings[0].seed;
+  }
+  j["gamma_values"] = numbers(c.gamma_values);
+  j["packings_per_gamma"] = c.packings_per_gamma;
+  std::vector<double> sq, sq_rpm2, sq_stderr, mean_rho2, mean_sigma_a;
+  for (const md::GammaStats& g : r.gammas) {
+    sq.push_back(g.mean_sq_omega);
+    sq_rpm2.push_back(g.mean_sq_omega_rpm2);
+    sq_stderr.push_back(g.mean_sq_omega_stderr);
+    mean_rho2.push_back(g.mean_rho2);
+    mean_sigma_a.push_back(g.mean_sigma_a);
+  }
+  j["mean_sq_omega"] = numbers(sq);
+  j["mean_sq_omega_rpm2"] = numbers(sq_rpm2);
+  j["mean_sq_omega_stderr"] = numbers(sq_stderr);
+  j["mean_rho2"] = numbers(mean_rho2);
+  j["mean_sigma_a"] = numbers(mean_sigma_a);
+  nlohmann::json packings = nlohmann::json::array();
+  for (const md::PackingResult& p : r.packings) {
+    packings.push_back({{"index", p.index},
+                        {"gamma", json_number(p.gamma)},
+                        {"seed", p.seed},
+                        {"status", md::status_name(p.status)},
+                        {"omega_bar", numbers(p.omega_bar)},
+                        {"rho2", numbers(p.rho2)},
+                        {"sigma_a", numbers(p.sigma_a)}});
+    if (!packing_keys.empty())
+      for (const auto& [key, value] : packing_keys[p.index].items()) packings.back()[key] = value;
+  }
+  j["packings"] = std::move(packings);
+  for (const auto& [key, value] : method_keys.items()) j[key] = value;
+  write_json_atomic(ctx.out_dir / "summary.json", j);
+}
+
+// The thread count actually used (the OpenMP default when threads <= 0).
+int thread_count(int threads) {
+#ifdef _OPENMP
+  return threads > 0 ? threads : omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 }  // namespace
 
 std::vector<io::TableSpec> packing_ensemble_tables() {
@@ -136,8 +213,7 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   const nlohmann::json& case_echo = ctx.case_echo;
   const std::filesystem::path& out_dir = ctx.out_dir;
   const int threads = ctx.threads;
-  std::ostream quiet(nullptr);  // where unwanted report or progress lines go
-  std::ostream& report = ctx.report ? *ctx.report : quiet;
+  std::ostream quiet(nullptr);  // where unwanted progress lines go
   std::ostream& progress = ctx.progress ? *ctx.progress : quiet;
   const md::EnsembleModel& m = c.model;
   auto backend = ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
@@ -231,79 +307,106 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
     return RunEnd::interrupted;
   }
 
-  // the Γ table and the packings that were left out
-  print_table(r.gammas, report);
-  for (const md::PackingResult& p : r.packings) {
-    if (p.status != md::status_ok) {
-      report << "packing " << p.index << " (Gamma " << p.gamma
-             << ") excluded: " << md::status_name(p.status) << "\n";
-    }
-  }
-
-  // disks.csv: per packing and disk
-  io::TableStream disks_csv(out_dir, disks_table());
-  for (const md::PackingResult& p : r.packings) {
-    for (std::size_t i = 0; i < p.omega_bar.size(); ++i) {
-      disks_csv.integer(p.index).num(p.gamma).integer(static_cast<long long>(i));
-      disks_csv.num(m.radius[m.offset[p.index] + i]).num(p.omega_bar[i]).num(p.rho2[i]);
-      disks_csv.num(p.sigma_a[i]).end_row();
-    }
-  }
-  disks_csv.close();
-
-  // summary.json, last
-  nlohmann::json j = summary_header("packing_ensemble", case_echo);
-  if (case_echo.is_object() && case_echo.contains("seed")) {
-    j["seed"] = case_echo["seed"];
-  } else {
-    j["seed"] = m.packings.empty() ? 0 : m.packings[0].seed;
-  }
-  j["gamma_values"] = numbers(c.gamma_values);
-  j["packings_per_gamma"] = c.packings_per_gamma;
-  std::vector<double> sq, sq_rpm2, sq_stderr, mean_rho2, mean_sigma_a;
-  for (const md::GammaStats& g : r.gammas) {
-    sq.push_back(g.mean_sq_omega);
-    sq_rpm2.push_back(g.mean_sq_omega_rpm2);
-    sq_stderr.push_back(g.mean_sq_omega_stderr);
-    mean_rho2.push_back(g.mean_rho2);
-    mean_sigma_a.push_back(g.mean_sigma_a);
-  }
-  j["mean_sq_omega"] = numbers(sq);
-  j["mean_sq_omega_rpm2"] = numbers(sq_rpm2);
-  j["mean_sq_omega_stderr"] = numbers(sq_stderr);
-  j["mean_rho2"] = numbers(mean_rho2);
-  j["mean_sigma_a"] = numbers(mean_sigma_a);
-  nlohmann::json packings = nlohmann::json::array();
-  for (const md::PackingResult& p : r.packings) {
-    packings.push_back({{"index", p.index},
-                        {"gamma", json_number(p.gamma)},
-                        {"seed", p.seed},
-                        {"status", md::status_name(p.status)},
-                        {"omega_bar", numbers(p.omega_bar)},
-                        {"rho2", numbers(p.rho2)},
-                        {"sigma_a", numbers(p.sigma_a)}});
-  }
-  j["packings"] = std::move(packings);
-  j["dt"] = json_number(r.dt);
-  j["sample_interval"] = json_number(r.sample_interval);
-  j["steps"] = r.steps;
-  j["particle_steps"] = json_number(r.particle_steps);
-  j["wall_time_s"] = json_number(r.wall_time_s);
-  j["advance_time_s"] = json_number(r.advance_time_s);
-  j["particle_steps_per_s"] = json_number(r.particle_steps_per_s);
-  // the thread count actually used (the OpenMP default when threads <= 0)
-#ifdef _OPENMP
-  j["threads"] = threads > 0 ? threads : omp_get_max_threads();
-#else
-  j["threads"] = 1;
-#endif
-  j["backend"] = r.backend;
-  write_json_atomic(out_dir / "summary.json", j);
+  nlohmann::json keys;
+  keys["method"] = "md";
+  keys["dt"] = json_number(r.dt);
+  keys["sample_interval"] = json_number(r.sample_interval);
+  keys["steps"] = r.steps;
+  keys["particle_steps"] = json_number(r.particle_steps);
+  keys["wall_time_s"] = json_number(r.wall_time_s);
+  keys["advance_time_s"] = json_number(r.advance_time_s);
+  keys["particle_steps_per_s"] = json_number(r.particle_steps_per_s);
+  keys["threads"] = thread_count(threads);
+  keys["backend"] = r.backend;
+  write_results(c, r, ctx, keys, {});
 
   // summary.json is now the finished result; the checkpoint has served
   std::error_code ec;
   std::filesystem::remove(checkpoint, ec);
   if (ec) progress << checkpoint.string() << ": cannot remove: " << ec.message() << "\n";
+  return RunEnd::complete;
+}
+
+RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOptions& ed,
+                               const RunContext& ctx) {
+  std::ostream quiet(nullptr);  // where unwanted progress lines go
+  std::ostream& progress = ctx.progress ? *ctx.progress : quiet;
+  const md::EnsembleModel& m = c.model;
+  // what an earlier run left (an MD checkpoint, a summary) must not sit next to new CSVs
+  for (const std::filesystem::path& old :
+       {checkpoint_path(ctx.out_dir), ctx.out_dir / "summary.json"}) {
+    std::error_code ec;
+    std::filesystem::remove(old, ec);
+    if (ec)
+      throw FileError(old.string() + ": cannot remove what an earlier run left: " + ec.message());
+  }
+
+  // the same streams as an MD run: every packing's energy at every chunk end, θ of the first
+  // packing of every Γ at every sample
+  io::TableStream energy_csv(ctx.out_dir, energy_table(), std::nullopt);
+  io::TableStream angles_csv(ctx.out_dir, angles_table(), std::nullopt);
+  md::ed::EdObserver observer;
+  observer.on_energy = [&](double t, md::RunPhase, const std::vector<md::PackingEnergy>& e) {
+    for (int p = 0; p < m.n_packings(); ++p) {
+      energy_csv.num(t).integer(p).num(m.packings[p].gamma);
+      energy_csv.num(e[p].kinetic).num(e[p].rotational).num(e[p].gravitational);
+      energy_csv.num(e[p].elastic).num(e[p].skin).num(e[p].total());
+      energy_csv.integer(e[p].disk_contacts).integer(e[p].wall_contacts).end_row();
+    }
+    energy_csv.flush();
+  };
+  observer.on_sample = [&](double t, const std::vector<double>& theta) {
+    for (int p = 0; p < m.n_packings(); p += c.packings_per_gamma) {
+      for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
+        angles_csv.num(t).num(m.packings[p].gamma).integer(p);
+        angles_csv.integer(i - m.offset[p]).num(theta[i]).end_row();
+      }
+    }
+    angles_csv.flush();
+  };
+  // a line about every 5 % of the simulated time
+  double next_report = 0.0;
+  observer.on_progress = [&](md::RunPhase phase, double t, double fraction, double events) {
+    if (fraction < next_report && fraction < 1.0) return;
+    while (next_report <= fraction) next_report += 0.05;
+    char line[160];
+    std::snprintf(line, sizeof line, "[%-9s] t = %10.4f s  %5.1f %%  %.4g events\n",
+                  md::phase_name(phase), t, 100.0 * fraction, events);
+    progress << line << std::flush;
+  };
+
+  const md::ed::EdResult r = md::ed::run_ensemble_ed(c, ed, ctx.threads, observer);
+  energy_csv.close();
+  angles_csv.close();
+
+  // the event counts, per packing and in all
+  std::vector<nlohmann::json> counts;
+  double events = 0.0;
+  for (const md::ed::EventCounts& k : r.counts) {
+    counts.push_back({{"events", k.total()},
+                      {"disk_disk", k.disk_disk},
+                      {"side_wall", k.side_wall},
+                      {"bottom", k.bottom},
+                      {"fbrpa_rejections", k.rejections}});
+    events += static_cast<double>(k.total());
+  }
+  const md::EnsembleResult& e = r.ensemble;
+  nlohmann::json keys;
+  keys["method"] = "ed";
+  keys["tangential"] =
+      ed.tangential == md::ed::TangentialRule::contact_law ? "contact_law" : "large_kappa";
+  keys["dt"] = nullptr;  // no time step: steps and particle steps do not apply
+  keys["sample_interval"] = json_number(e.sample_interval);
+  keys["steps"] = nullptr;
+  keys["particle_steps"] = nullptr;
+  keys["particle_steps_per_s"] = nullptr;
+  keys["events"] = json_number(events);
+  keys["events_per_s"] = json_number(e.advance_time_s > 0.0 ? events / e.advance_time_s : 0.0);
+  keys["wall_time_s"] = json_number(e.wall_time_s);
+  keys["advance_time_s"] = json_number(e.advance_time_s);
+  keys["threads"] = thread_count(ctx.threads);
+  keys["backend"] = e.backend;
+  write_results(c, e, ctx, keys, counts);
   return RunEnd::complete;
 }
 

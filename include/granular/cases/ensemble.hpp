@@ -1,7 +1,9 @@
 // The packing_ensemble model as a case (docs/cases.md, docs/outputs.md): its schema builds an
 // md::EnsembleCase; a run advances it through md::run_ensemble on the chosen backend and writes
 // energy.csv and angles.csv during the run, disks.csv, and last, atomically, summary.json;
-// checkpoint.bin is kept until then so that an interrupted run resumes bitwise.
+// checkpoint.bin is kept until then so that an interrupted run resumes bitwise. With
+// "method": "ed" the same packings run by the event-driven method instead (md::ed, docs/ed.md),
+// on CPU threads, without checkpoints, into the same outputs.
 #pragma once
 
 // Physics knows no files (docs/architecture.md): the physics library is compiled with
@@ -17,9 +19,11 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "granular/cases/case.hpp"
+#include "granular/md/ed/ensemble.hpp"
 #include "granular/md/ensemble_case.hpp"
 
 namespace granular::cases {
@@ -48,20 +52,32 @@ std::string case_fingerprint(const nlohmann::json& case_echo);
 // when resuming fails, io::FileError when writing fails.
 RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx);
 
-// The case: the ensemble and its run.
+// The same by the event-driven method on ctx.threads CPU threads: energy.csv and angles.csv
+// (rows at the same times as an MD run's transient and measurement), disks.csv and summary.json
+// with the event counts of every packing. No checkpoint; the run is not stoppable.
+RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOptions& ed,
+                               const RunContext& ctx);
+
+// The case: the ensemble and its run, by MD or, when `ed` is set, by the event-driven method.
 class PackingEnsemble : public Case {
  public:
-  explicit PackingEnsemble(md::EnsembleCase c) : c_(std::move(c)) {}
+  explicit PackingEnsemble(md::EnsembleCase c, std::optional<md::ed::EdOptions> ed = std::nullopt)
+      : c_(std::move(c)), ed_(ed) {}
   const md::EnsembleCase& ensemble() const { return c_; }
+  const std::optional<md::ed::EdOptions>& event_driven() const { return ed_; }
   void describe(std::ostream& out) const override;
-  // --resume needs this case's checkpoint, made on this backend, in the output folder;
-  // --backend cuda needs a device.
+  // MD: --resume needs this case's checkpoint, made on this backend, in the output folder;
+  // --backend cuda needs a device. ED: the CPU, no --resume, no --checkpoint-interval.
   void check_run(const RunContext& ctx) const override;
-  RunEnd run(const RunContext& ctx) const override { return run_packing_ensemble(c_, ctx); }
-  bool stoppable() const override { return true; }
+  RunEnd run(const RunContext& ctx) const override {
+    return ed_ ? run_packing_ensemble_ed(c_, *ed_, ctx) : run_packing_ensemble(c_, ctx);
+  }
+  // an MD run stops with a checkpoint; an ED run keeps none
+  bool stoppable() const override { return !ed_; }
 
  private:
   md::EnsembleCase c_;
+  std::optional<md::ed::EdOptions> ed_;
 };
 
 }  // namespace granular::cases

@@ -38,7 +38,8 @@ enum class RunPhase { settle, transient, measure };
 const char* phase_name(RunPhase phase);
 
 // Names of the StatusFlag bits set in `status` joined by ',' ("neighbor_overflow",
-// "contact_overflow", "non_finite", "outside_box", "too_fast"), or "ok" when none is set.
+// "contact_overflow", "non_finite", "outside_box", "too_fast", and the event-driven method's
+// "inelastic_collapse", "no_bounce": md/ed/packing.hpp), or "ok" when none is set.
 std::string status_name(std::uint32_t status);
 
 // 1 (rad/s)² in RPM²: (60 / 2π)².

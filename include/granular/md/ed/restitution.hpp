@@ -1,0 +1,65 @@
+// The coefficients of restitution of the event-driven (ED) method (Peraza-Mues 2018, §2.3.1 and
+// §4.5; docs/ed.md): e_n from the linear dashpot's closed form (eq. 4.56) at the pair's
+// effective mass, e_t(|u_t/u_n|) of the elastic-skin law tabulated by integrating single
+// collisions through the MD engine (md::run_collision), or the large-κ approximation of ch. 6.
+// One Restitution per contact type and effective mass: a packing of three radii has six
+// disk–disk pairs and three disk–wall contacts.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "granular/contact_law.hpp"
+
+namespace granular::md::ed {
+
+// How e_t follows from the contact law.
+enum class TangentialRule {
+  contact_law,  // e_t(|u_t/u_n|) of the elastic-skin law, from single collisions
+  large_kappa   // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
+};
+
+// Restitution of one contact type at one effective mass.
+struct Restitution {
+  double e_n = 1.0;  // eq. 4.56 [-]
+  double mu = 0.0;   // Coulomb coefficient (the full-sliding e_t, eq. 4.75)
+  TangentialRule rule = TangentialRule::large_kappa;
+  // contact_law: e_t at |u_t/u_n| = 10^(log_min + k·log_step), k = 0 … size − 1
+  double log_min = -3.0;
+  double log_step = 0.05;
+  std::vector<double> e_t;
+};
+
+// e_t at the pre-collision ratio |u_t/u_n|, in [−1, 1]; 1 at ratio 0 (no slip to change).
+// The table is interpolated linearly in log ratio; below its range its first value (the
+// sticking limit cos(ω_t t_c), eq. 4.79), above it the full-sliding e_t (4.75), which holds
+// there.
+double tangential_restitution(const Restitution& r, double ratio);
+
+// The restitution of `law` for disk a (radius_a) on disk b (radius_b), or on a fixed wall when
+// radius_b is 0, at areal density ρ [kg/m²]. With contact_law the e_t table is integrated once
+// per distinct (law, radii, ρ) in a process and kept (about 0.1 s each). Throws
+// std::runtime_error when a single collision does not end in the MD engine (a law outside its
+// domain).
+Restitution make_restitution(const ContactParams& law, double radius_a, double radius_b,
+                             double areal_density, TangentialRule rule);
+
+// The restitutions of one packing: its distinct radii ("species"), each disk's species, and a
+// Restitution per disk–disk species pair and per species on a wall.
+struct RestitutionSet {
+  std::vector<double> species_radius;  // distinct radii, in order of first appearance [m]
+  std::vector<int> species;            // species of each disk (packing_size)
+  std::vector<Restitution> pairs;      // [a · n_species + b], symmetric
+  std::vector<Restitution> walls;      // [a]
+
+  const Restitution& pair(int i, int j) const {
+    return pairs[species[i] * species_radius.size() + species[j]];
+  }
+  const Restitution& wall(int i) const { return walls[species[i]]; }
+};
+
+RestitutionSet make_restitution_set(const ContactParams& disk_disk, const ContactParams& disk_wall,
+                                    const std::vector<double>& radii, double areal_density,
+                                    TangentialRule rule);
+
+}  // namespace granular::md::ed
