@@ -1,7 +1,5 @@
 // Prints the reference numbers of docs/three_disk.md for the thesis' ch. 5 parameters, from
-// include/granular/md/three_disk.hpp. Not part of the CMake build; from the repository root:
-//   g++ -std=c++17 -O2 -Iinclude tools/three_disk_table.cpp src/md/three_disk.cpp -o table
-//   ./table
+// include/granular/md/three_disk.hpp: build/three_disk_table.
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>

@@ -148,22 +148,10 @@ void check_md_case(const JsonObject& root, md::EnsembleCase& c, const std::vecto
     neighbor.fail("max_contacts", "must be <= " + std::to_string(md::max_contact_slots));
   }
 
-  const JsonObject run = root.object("run");
-  if (c.schedule.sample_interval < c.model.dt)
-    run.fail("sample_interval", format_number(c.schedule.sample_interval) +
-                                    " s is shorter than the time step (" +
-                                    format_number(c.model.dt, 3) + " s)");
-
   // the work and the memory asked for, before any of it is allocated
+  const JsonObject run = root.object("run");
+  check_schedule_steps(run, c.schedule, c.model.dt);
   const md::PlannedRun plan = md::plan_run(c.schedule, c.model.dt);
-  if (!plan.ok)
-    run.fail("", "the run takes " + format_number(plan.total_steps, 3) + " steps per packing (" +
-                     format_number(c.schedule.settle_time + c.schedule.transient_time +
-                                   c.schedule.measure_time) +
-                     " s at dt = " + format_number(c.model.dt, 3) + " s), more than " +
-                     format_number(md::max_run_steps) +
-                     ": a shorter run, or a longer dt (fewer steps per collision, softer "
-                     "contacts)");
   const double output =
       ensemble_output_bytes(plan.steps, static_cast<int>(c.gamma_values.size()),
                             c.packings_per_gamma, static_cast<int>(disks_per_packing));
@@ -287,16 +275,7 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
   c.packings_per_gamma = static_cast<int>(per_gamma);
 
   // schedule
-  const JsonObject run = root.object("run");
-  run.allow_only({"settle_time", "transient_time", "measure_time", "sample_interval"});
-  c.schedule.settle_time = run.number("settle_time", Bound::non_negative);
-  c.schedule.transient_time = run.number("transient_time", Bound::non_negative);
-  c.schedule.measure_time = run.number("measure_time", Bound::positive);
-  c.schedule.sample_interval = run.number("sample_interval", Bound::positive);
-  if (c.schedule.sample_interval > c.schedule.measure_time)
-    run.fail("sample_interval", format_number(c.schedule.sample_interval) +
-                                    " s is longer than measure_time (" +
-                                    format_number(c.schedule.measure_time) + " s)");
+  c.schedule = read_schedule(root.object("run"));
   for (double gamma : c.gamma_values) {
     if (!std::isfinite(md::drive_amplitude(gamma, gravity, omega)))
       drive.fail("gamma", "Γ = " + format_number(gamma) +

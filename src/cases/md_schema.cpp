@@ -80,4 +80,33 @@ void describe_contact(std::ostream& out, const char* label, const ContactParams&
       << "  t_c = " << io::format_value("%.4g", r.t_c) << " s\n";
 }
 
+md::RunSchedule read_schedule(const JsonObject& run) {
+  run.allow_only({"settle_time", "transient_time", "measure_time", "sample_interval"});
+  md::RunSchedule s;
+  s.settle_time = run.number("settle_time", Bound::non_negative);
+  s.transient_time = run.number("transient_time", Bound::non_negative);
+  s.measure_time = run.number("measure_time", Bound::positive);
+  s.sample_interval = run.number("sample_interval", Bound::positive);
+  if (s.sample_interval > s.measure_time)
+    run.fail("sample_interval", format_number(s.sample_interval) +
+                                    " s is longer than measure_time (" +
+                                    format_number(s.measure_time) + " s)");
+  return s;
+}
+
+void check_schedule_steps(const JsonObject& run, const md::RunSchedule& s, double dt) {
+  if (s.sample_interval < dt)
+    run.fail("sample_interval", format_number(s.sample_interval) +
+                                    " s is shorter than the time step (" + format_number(dt, 3) +
+                                    " s)");
+  const md::PlannedRun plan = md::plan_run(s, dt);
+  if (!plan.ok)
+    run.fail("", "the run takes " + format_number(plan.total_steps, 3) + " steps per packing (" +
+                     format_number(s.settle_time + s.transient_time + s.measure_time) +
+                     " s at dt = " + format_number(dt, 3) + " s), more than " +
+                     format_number(md::max_run_steps) +
+                     ": a shorter run, or a longer dt (fewer steps per collision, softer "
+                     "contacts)");
+}
+
 }  // namespace granular::cases

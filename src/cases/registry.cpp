@@ -11,6 +11,8 @@ const std::vector<Model>& models() {
       {"pendulum", load_pendulum, pendulum_tables},
       {"prism", load_prism, prism_tables},
       {"wedge", load_wedge, wedge_tables},
+      {"three_disk", load_three_disk, three_disk_tables},
+      {"wedge_md", load_wedge_md, wedge_md_tables},
   };
   return all;
 }

@@ -56,9 +56,11 @@ void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<doub
     support.y0 = centre_y[k];
     if (p.supports.random) {
       for (int axis = 0; axis < 3; ++axis) {
-        support.axis[axis] = {AxisDrive::random, axis == 2 ? p.supports.amplitude / r
-                                                           : p.supports.amplitude,
-                              p.supports.omega, p.supports.damping, {}};
+        support.axis[axis] = {AxisDrive::random,
+                              axis == 2 ? p.supports.amplitude / r : p.supports.amplitude,
+                              p.supports.omega,
+                              p.supports.damping,
+                              {}};
       }
     }
     m.add_body(support);

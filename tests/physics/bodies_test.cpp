@@ -4,6 +4,8 @@
 // the spin-up of a free disk under A_e sin(ω_e t) + rate·t, prescribed motions followed
 // exactly, the energy of a disk bouncing in a static frictionless wedge, and bitwise
 // determinism of randomly driven runs for any thread count and ensemble size.
+#include "granular/md/bodies.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +15,6 @@
 #include "granular/constants.hpp"
 #include "granular/drive_phase.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/bodies.hpp"
 #include "granular/md/minimal_systems.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"
@@ -116,8 +117,8 @@ TEST(Bodies, ADiskRollsAndSlidesDownATiltedWallAsTheClosedForms) {
   const double g = 9.81, r = 0.02, t = 0.3;
   for (double mu : {1.0, 0.05}) {
     const bool rolls = mu >= std::tan(alpha) / 3.0;
-    const double a = rolls ? 2.0 / 3.0 * g * std::sin(alpha)
-                           : g * (std::sin(alpha) - mu * std::cos(alpha));
+    const double a =
+        rolls ? 2.0 / 3.0 * g * std::sin(alpha) : g * (std::sin(alpha) - mu * std::cos(alpha));
     const double spin_rate = rolls ? a / r : 2.0 * mu * g * std::cos(alpha) / r;
     System tilted = disk_on_wall(0.0, alpha, mu);  // the set-up turned counter-clockwise
     run(tilted, static_cast<std::int64_t>(std::lround(t / tilted.model.dt)));
@@ -154,7 +155,7 @@ TEST(Bodies, AnAppliedTorqueSpinsAFreeDiskAsTheClosedForm) {
   pp.torque = {0, 2e-4, 7.0, 3e-5};
   s.model.add_packing(pp, {0.02}, 3.57);
   s.state = make_state(s.model, {0.5}, {0.5}, -0.1);  // no torque before t = 0
-  run(s, 21000);                                       // to t = 2 s
+  run(s, 21000);                                      // to t = 2 s
   const double t = s.state.time(s.model);
   const double inertia = s.model.inertia[0];
   const double expected =
@@ -263,8 +264,8 @@ TEST(Bodies, RandomDrivesAreBitwiseDeterministic) {
   ensemble.state = make_state(ensemble.model, x, y, 0.0);
   System two_threads = ensemble;
   System alone = three_disk(p);
-  alone.state = make_state(alone.model,
-                           {x.begin() + 3, x.begin() + 6}, {y.begin() + 3, y.begin() + 6}, 0.0);
+  alone.state =
+      make_state(alone.model, {x.begin() + 3, x.begin() + 6}, {y.begin() + 3, y.begin() + 6}, 0.0);
   run(ensemble, 5000, 1);
   run(two_threads, 5000, 2);
   run(alone, 5000, 1);

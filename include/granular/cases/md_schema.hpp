@@ -19,6 +19,7 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/io/json_reader.hpp"
+#include "granular/md/ensemble_case.hpp"
 #include "granular/md/model.hpp"
 
 namespace granular::cases {
@@ -50,6 +51,14 @@ void check_time_step(const io::JsonObject& integrator, const StepRule& rule, dou
 // steps_per_collision or dt far below any use, the run would never end.
 void check_steps_per_collision(const io::JsonObject& integrator, const StepRule& rule,
                                double steps_per_collision, double most);
+
+// A "run" object: settle_time, transient_time, measure_time, sample_interval [s], the sampling
+// interval within the measurement.
+md::RunSchedule read_schedule(const io::JsonObject& run);
+
+// Rejects a schedule sampled more finely than the time step dt, or longer than max_run_steps
+// steps of it.
+void check_schedule_steps(const io::JsonObject& run, const md::RunSchedule& s, double dt);
 
 // "gear5" or "velocity_verlet".
 const char* scheme_name(md::Integrator i);

@@ -30,6 +30,8 @@ std::unique_ptr<Case> load_billiard(const io::JsonObject& root, std::vector<std:
 std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::string>& notes);
 std::unique_ptr<Case> load_dimer(const io::JsonObject& root, std::vector<std::string>& notes);
 std::unique_ptr<Case> load_wedge(const io::JsonObject& root, std::vector<std::string>& notes);
+std::unique_ptr<Case> load_three_disk(const io::JsonObject& root, std::vector<std::string>& notes);
+std::unique_ptr<Case> load_wedge_md(const io::JsonObject& root, std::vector<std::string>& notes);
 
 // The tables (CSV files) each model writes: columns, units, meanings.
 std::vector<io::TableSpec> packing_ensemble_tables();
@@ -39,5 +41,7 @@ std::vector<io::TableSpec> billiard_tables();
 std::vector<io::TableSpec> prism_tables();
 std::vector<io::TableSpec> dimer_tables();
 std::vector<io::TableSpec> wedge_tables();
+std::vector<io::TableSpec> three_disk_tables();
+std::vector<io::TableSpec> wedge_md_tables();
 
 }  // namespace granular::cases

@@ -40,8 +40,7 @@ struct AxisValue {
 GRANULAR_HD inline AxisValue sine_axis(const AxisMotion& a, double t) {
   const bool driven = t > 0.0;
   const SinCos phase = sin_cos(a.omega * t);
-  return {driven ? a.amplitude * phase.sin : 0.0,
-          driven ? a.amplitude * a.omega * phase.cos : 0.0};
+  return {driven ? a.amplitude * phase.sin : 0.0, driven ? a.amplitude * a.omega * phase.cos : 0.0};
 }
 
 // The random stream of coordinate `axis` of body b (counted within its packing).
@@ -79,8 +78,8 @@ GRANULAR_HD inline bool move_bodies(const EnsembleView& v, int p, std::int64_t s
     for (int axis = 0; axis < 3; ++axis) {
       const AxisMotion& a = body.axis[axis];
       if (a.drive == AxisDrive::random) {
-        const NormalQuad n = random_normals(body_axis_key(pp, b, axis),
-                                            static_cast<std::uint64_t>(step));
+        const NormalQuad n =
+            random_normals(body_axis_key(pp, b, axis), static_cast<std::uint64_t>(step));
         advance_random_vibration(a.step, motion[axis], motion[3 + axis], n.n[0], n.n[1]);
       } else {
         const AxisValue value = a.drive == AxisDrive::sine ? sine_axis(a, t) : AxisValue{0.0, 0.0};

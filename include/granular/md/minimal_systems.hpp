@@ -30,9 +30,9 @@ struct ThreeDiskParams {
   double mass = 0.1;    // m of the upper disk (the supports' is the same, and unused)
   ContactParams contact{1e3, 1e6, 10.0, 0.1};  // every contact (thesis ch. 5)
   double gravity = 10.0;
-  double tilt = 0.0;                             // θ_T [rad]
-  double half_angle = 0.5235987755982988;        // θ0 [rad]
-  AppliedTorque torque;                          // on the upper disk (its disk index is set here)
+  double tilt = 0.0;                       // θ_T [rad]
+  double half_angle = 0.5235987755982988;  // θ0 [rad]
+  AppliedTorque torque;                    // on the upper disk (its disk index is set here)
   SupportVibration supports;
   std::uint64_t seed = 1;  // the random vibration's stream
 };
@@ -47,10 +47,10 @@ struct WedgeDiskParams {
   double mass = 4.5e-3;
   ContactParams contact{4.5e6, 3.4785e6, 9.84, 0.1};  // disk–wall (thesis ch. 6)
   double gravity = 9.81;
-  double tilt = 0.0;                      // θ_T [rad]
-  double aperture = 2.0943951023931957;   // θ_W [rad]
-  double amplitude = 0.0;                 // A [m]
-  double omega = 0.0;                     // ω_b [rad/s]
+  double tilt = 0.0;                     // θ_T [rad]
+  double aperture = 2.0943951023931957;  // θ_W [rad]
+  double amplitude = 0.0;                // A [m]
+  double omega = 0.0;                    // ω_b [rad/s]
   std::uint64_t seed = 1;
 };
 

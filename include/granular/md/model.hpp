@@ -32,9 +32,9 @@ enum class AxisDrive : int { fixed = 0, sine = 1, random = 2 };
 
 struct AxisMotion {
   AxisDrive drive = AxisDrive::fixed;
-  double amplitude = 0.0;  // sine: A; random: A_b = √⟨x²⟩ [m, or rad for θ]
-  double omega = 0.0;      // sine: ω; random: ω_b [rad/s]
-  double damping = 0.5;    // random: c, 0 < c < 1
+  double amplitude = 0.0;      // sine: A; random: A_b = √⟨x²⟩ [m, or rad for θ]
+  double omega = 0.0;          // sine: ω; random: ω_b [rad/s]
+  double damping = 0.5;        // random: c, 0 < c < 1
   RandomVibrationStep step{};  // random: the exact step over the model's dt (add_body sets it)
 };
 

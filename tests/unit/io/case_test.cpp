@@ -261,7 +261,7 @@ TEST(CaseErrors, ExactPointers) {
   EXPECT_EQ(
       load_error(with(good, [](json& d) { d["model"] = "x"; })),
       f + "/model: unknown model \"x\" (expected one of: packing_ensemble, collision, billiard, "
-          "dimer, pendulum, prism, wedge)");
+          "dimer, pendulum, prism, wedge, three_disk, wedge_md)");
   EXPECT_EQ(load_error(with(good, [](json& d) { d.erase("model"); })),
             f + "/model: required key is missing");
   EXPECT_EQ(

@@ -78,9 +78,8 @@ struct HostScratch {
 
 // One grid step with every stage's indices visited in the order `perm_*` gives.
 void scrambled_grid_step(const EnsembleView& v, const HostScratch& h, std::int64_t step_end,
-                         double t_end,
-                         const std::vector<int>& disks, const std::vector<int>& packings,
-                         const std::vector<int>& entries) {
+                         double t_end, const std::vector<int>& disks,
+                         const std::vector<int>& packings, const std::vector<int>& entries) {
   const SerialGrid grid;
   const GridScratch& g = h.view;
   for (int p : packings) grid_begin(v, g, p);

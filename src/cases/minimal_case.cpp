@@ -1,0 +1,367 @@
+// The MD models of the thesis' minimal systems (docs/minimal_systems.md): "three_disk", the
+// upper disk on two support disks under the harmonic torque or with randomly vibrated supports
+// (ch. 5), and "wedge_md", a disk in a vertically vibrated wedge (§6.2). Each case is one
+// packing of the ensemble engine (md/minimal_systems.hpp) run by md::run_minimal; scans over
+// any key make the thesis' curves (docs/cases.md, "Scans").
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "granular/cases/md_schema.hpp"
+#include "granular/cases/models.hpp"
+#include "granular/constants.hpp"
+#include "granular/io/output.hpp"
+#include "granular/io/table.hpp"
+#include "granular/md/ensemble_run.hpp"
+#include "granular/md/minimal_run.hpp"
+#include "granular/md/minimal_systems.hpp"
+#include "granular/md/three_disk.hpp"
+#include "granular/vibration.hpp"
+
+namespace granular::cases {
+namespace {
+
+using io::Bound;
+using io::CaseError;
+using io::format_number;
+using io::format_value;
+using io::JsonObject;
+
+// The contacts of the observed disk, in support_contacts' order, as the tables name them.
+const char* const three_disk_contacts[] = {"1", "2"};  // left, right support
+const char* const wedge_contacts[] = {"left", "right"};
+
+io::TableSpec timeseries_table(const char* file, const char* const names[2], const char* what) {
+  io::TableSpec t{file,
+                  "one row per sample of the measurement window",
+                  {{"t", "s", "time (the drive starts at 0)"},
+                   {"theta", "rad", "angle of the " + std::string(what) + " (unwrapped, CCW)"},
+                   {"omega", "rad/s", "its angular velocity"},
+                   {"applied_torque", "N m", "the external torque on it"}}};
+  for (int k = 0; k < 2; ++k) {
+    const std::string c = names[k];
+    t.columns.push_back({"n_" + c, "N", "normal force of contact " + c + " (0: open)"});
+    t.columns.push_back(
+        {"tau_" + c, "N",
+         "tangential force of contact " + c + " (its torque on the disk is R tau)"});
+    t.columns.push_back({"sliding_" + c, "", "1 when contact " + c + " is on the Coulomb limit"});
+  }
+  return t;
+}
+
+const io::TableSpec& three_disk_table() {
+  static const io::TableSpec t =
+      timeseries_table("three_disk.csv", three_disk_contacts, "upper disk");
+  return t;
+}
+const io::TableSpec& wedge_md_table() {
+  static const io::TableSpec t = timeseries_table("wedge_md.csv", wedge_contacts, "disk");
+  return t;
+}
+
+// The time step of a minimal system: given, or t_c / steps_per_collision for its stiffest
+// contact (the upper disk on a fixed support: m_eff = m), within the stability limit.
+double read_time_step(const JsonObject& root, const ContactParams& c, double mass,
+                      md::Integrator& scheme) {
+  const JsonObject integrator = root.object_or_empty("integrator");
+  integrator.allow_only({"scheme", "dt", "steps_per_collision"});
+  scheme = read_scheme(integrator);
+  const StepRule rule = read_step_rule(integrator, 100.0);
+  const double t_c = linear_dashpot_restitution(c.k_n, c.gamma_n, mass).t_c;
+  const double dt = rule.given_dt ? rule.dt : t_c / rule.steps_per_collision;
+  check_time_step(integrator, rule, dt, largest_time_step(c, mass));
+  return dt;
+}
+
+// θ_T from "tilt_deg" or "tilt_pi" (θ_T/π, the thesis' ch. 5 axis), at most one; 0 without.
+double read_tilt(const JsonObject& o) {
+  if (o.has("tilt_deg") && o.has("tilt_pi"))
+    o.fail("", "give either tilt_deg or tilt_pi, not both");
+  const double tilt =
+      o.has("tilt_pi") ? o.number("tilt_pi") * pi : o.number_or("tilt_deg", 0.0) * degree;
+  if (!(std::fabs(tilt) < 0.5 * pi))
+    o.fail(o.has("tilt_pi") ? "tilt_pi" : "tilt_deg", "must be within a quarter turn");
+  return tilt;
+}
+
+// One packing of a minimal system, run by md::run_minimal; the model's summary adds its own
+// numbers.
+class MinimalCase : public Case {
+ public:
+  MinimalCase(std::string name, md::EnsembleModel model, md::EnsembleState state,
+              md::RunSchedule schedule, const io::TableSpec& table)
+      : name_(std::move(name)),
+        model_(std::move(model)),
+        state_(std::move(state)),
+        schedule_(schedule),
+        table_(table) {}
+
+  RunEnd run(const RunContext& ctx) const override {
+    md::EnsembleState s = state_;
+    io::TableText series(table_);
+    md::MinimalRunOptions o;
+    o.threads = ctx.threads;
+    o.stop = ctx.stop;
+    o.on_sample = [&](int, const md::MinimalSample& x) {
+      series.num(x.t).num(x.theta).num(x.omega).num(x.applied_torque);
+      for (const md::SupportContact& c : x.contacts) {
+        series.num(c.normal).num(c.tangential).flag(c.sliding);
+      }
+      series.end_row();
+    };
+    const md::MinimalResult r = md::run_minimal(model_, s, schedule_, o);
+    if (!r.complete) return RunEnd::interrupted;  // nothing written: a fresh run starts over
+    const md::MinimalPackingResult& p = r.packings[0];
+    const double omega_bar = md::mean_omega(p.rotation);
+    io::write_file_atomic(ctx.out_dir / table_.file, series.str());
+    nlohmann::json s_json = io::summary_header(name_, ctx.case_echo);
+    s_json["status"] = md::status_name(p.status);
+    s_json["omega_bar"] = io::json_number(omega_bar);
+    s_json["rho2"] = io::json_number(md::rho2(p.rotation));
+    s_json["samples"] = p.samples;
+    s_json["sample_interval"] = r.sample_interval;
+    s_json["contact_openings"] = p.openings;
+    for (std::size_t k = 0; k < p.sliding_samples.size(); ++k) {
+      s_json["sliding_fraction_" + std::to_string(k + 1)] =
+          static_cast<double>(p.sliding_samples[k]) / static_cast<double>(p.samples);
+    }
+    add_results(s_json, omega_bar);
+    if (ctx.progress) {
+      *ctx.progress << name_ << ": status " << md::status_name(p.status)
+                    << ", w_bar = " << format_value("%.6g", omega_bar) << " rad/s over "
+                    << format_value("%.6g", schedule_.measure_time) << " s, " << p.openings
+                    << " contact openings seen\n";
+    }
+    io::write_json_atomic(ctx.out_dir / "summary.json", s_json);
+    return RunEnd::complete;
+  }
+
+ protected:
+  virtual void add_results(nlohmann::json& summary, double omega_bar) const = 0;
+  const md::EnsembleModel& model() const { return model_; }
+  const md::RunSchedule& schedule() const { return schedule_; }
+  void describe_run(std::ostream& out) const {
+    out << "run: dt " << format_value("%.4g", model_.dt) << " s; settle "
+        << format_value("%.6g", schedule_.settle_time) << " s + transient "
+        << format_value("%.6g", schedule_.transient_time) << " s + measure "
+        << format_value("%.6g", schedule_.measure_time) << " s, sample every "
+        << format_value("%.6g", schedule_.sample_interval) << " s ("
+        << format_value("%.4g", md::plan_run(schedule_, model_.dt).total_steps) << " steps)\n";
+  }
+
+ private:
+  std::string name_;
+  md::EnsembleModel model_;
+  md::EnsembleState state_;
+  md::RunSchedule schedule_;
+  const io::TableSpec& table_;
+};
+
+class ThreeDiskCase : public MinimalCase {
+ public:
+  ThreeDiskCase(const md::ThreeDiskParams& p, md::EnsembleModel m, md::EnsembleState s,
+                md::RunSchedule schedule)
+      : MinimalCase("three_disk", std::move(m), std::move(s), schedule, three_disk_table()),
+        p_(p) {}
+
+  void describe(std::ostream& out) const override {
+    const three_disk::ThreeDiskParams c = closed_form_params();
+    out << "three_disk: R " << format_value("%.6g", p_.radius) << ", m "
+        << format_value("%.6g", p_.mass) << ", half-angle "
+        << format_value("%.6g", p_.half_angle / degree) << " deg, tilt "
+        << format_value("%.6g", p_.tilt / pi) << " pi; supports "
+        << (p_.supports.random ? "randomly vibrated (A_b " + format_number(p_.supports.amplitude) +
+                                     ", w_b " + format_number(p_.supports.omega) + ")"
+                               : std::string("fixed"))
+        << "\n"
+        << "closed forms (thesis eqs. 5.3-5.5): A0 = "
+        << format_value("%.6g", three_disk::threshold_scale(c))
+        << ", A_S2 (CCW) = " << format_value("%.6g", three_disk::ccw_threshold(c))
+        << ", A_S1 (CW) = " << format_value("%.6g", three_disk::cw_threshold(c))
+        << ", detachment tilt = " << format_value("%.6g", three_disk::detachment_tilt(c) / pi)
+        << " pi\n"
+        << "torque: " << format_value("%.6g", p_.torque.amplitude) << " sin("
+        << format_value("%.6g", p_.torque.omega) << " t) + " << format_value("%.6g", p_.torque.rate)
+        << " t\n";
+    describe_contact(out, "contacts", p_.contact, p_.mass);
+    describe_run(out);
+  }
+
+ private:
+  three_disk::ThreeDiskParams closed_form_params() const {
+    three_disk::ThreeDiskParams c;
+    c.mass = p_.mass;
+    c.radius = p_.radius;
+    c.gravity = p_.gravity;
+    c.mu = p_.contact.mu;
+    c.k_t = p_.contact.k_t;
+    c.theta0 = p_.half_angle;
+    c.tilt = p_.tilt;
+    return c;
+  }
+
+  void add_results(nlohmann::json& s, double omega_bar) const override {
+    const three_disk::ThreeDiskParams c = closed_form_params();
+    s["A0"] = three_disk::threshold_scale(c);
+    s["A_S1"] = three_disk::cw_threshold(c);
+    s["A_S2"] = three_disk::ccw_threshold(c);
+    s["detachment_tilt"] = three_disk::detachment_tilt(c);
+    const double a = p_.torque.amplitude, w = p_.torque.omega;
+    if (a > 0.0 && w > 0.0) {
+      s["omega_bar_omega_e"] = io::json_number(omega_bar * w);
+      const three_disk::SlidingRegime regime = three_disk::sliding_regime(c, a);
+      static const char* names[] = {"none", "unidirectional", "bidirectional", "detached"};
+      s["regime"] = names[static_cast<int>(regime)];
+      if (regime != three_disk::SlidingRegime::detached) {
+        // the rotor's ω̄·ω_e (eq. 5.9 where valid): the MD's closed-form reference
+        s["omega_bar_omega_e_rotor"] = regime == three_disk::SlidingRegime::none
+                                           ? 0.0
+                                           : three_disk::mean_rotation_times_frequency(c, a);
+      }
+    }
+  }
+
+  md::ThreeDiskParams p_;
+};
+
+class WedgeMdCase : public MinimalCase {
+ public:
+  WedgeMdCase(const md::WedgeDiskParams& p, double gamma, md::EnsembleModel m, md::EnsembleState s,
+              md::RunSchedule schedule)
+      : MinimalCase("wedge_md", std::move(m), std::move(s), schedule, wedge_md_table()),
+        p_(p),
+        gamma_(gamma) {}
+
+  void describe(std::ostream& out) const override {
+    out << "wedge_md: aperture " << format_value("%.6g", p_.aperture / degree) << " deg, tilt "
+        << format_value("%.6g", p_.tilt / degree) << " deg; drive Gamma "
+        << format_value("%.4g", gamma_) << ", f " << format_value("%.4g", p_.omega / (2 * pi))
+        << " Hz: A = " << format_value("%.6g", p_.amplitude)
+        << " m, A w_b = " << format_value("%.6g", p_.amplitude * p_.omega) << " m/s\n";
+    describe_contact(out, "disk-wall", p_.contact, p_.mass);
+    describe_run(out);
+  }
+
+ private:
+  void add_results(nlohmann::json& s, double omega_bar) const override {
+    const double wall_speed = p_.amplitude * p_.omega;
+    s["wall_speed"] = wall_speed;
+    // R ω̄ / (A ω_b), the map's invariant (thesis §6.3.2), to compare with the "wedge" model
+    s["scaled_rotation"] = io::json_number(p_.radius * omega_bar / wall_speed);
+  }
+
+  md::WedgeDiskParams p_;
+  double gamma_;
+};
+
+}  // namespace
+
+std::vector<io::TableSpec> three_disk_tables() { return {three_disk_table()}; }
+std::vector<io::TableSpec> wedge_md_tables() { return {wedge_md_table()}; }
+
+std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::string>&) {
+  root.allow_only({"model", "description", "seed", "gravity", "disks", "contact", "tilt_deg",
+                   "tilt_pi", "torque", "supports", "integrator", "run"});
+  if (root.has("description")) root.string("description");
+  md::ThreeDiskParams p;
+  p.seed = root.unsigned_or("seed", 1);
+  p.gravity = root.number_or("gravity", 10.0, Bound::positive);
+  p.tilt = read_tilt(root);
+
+  const JsonObject disks = root.object_or_empty("disks");
+  disks.allow_only({"radius", "mass", "half_angle_deg"});
+  p.radius = disks.number_or("radius", 1.0, Bound::positive);
+  p.mass = disks.number_or("mass", 0.1, Bound::positive);
+  check_disk_inertia(disks, "mass", p.mass / (pi * p.radius * p.radius), p.radius);
+  p.half_angle = disks.number_or("half_angle_deg", 30.0, Bound::positive) * degree;
+  if (!(p.half_angle < 0.5 * pi)) disks.fail("half_angle_deg", "must be < 90");
+  // beyond the detachment tilt a contact can open: allowed (the closed forms then do not apply)
+  p.contact = read_contact(root.object("contact"));
+
+  const JsonObject torque = root.object_or_empty("torque");
+  torque.allow_only({"amplitude", "omega", "rate"});
+  p.torque.amplitude = torque.number_or("amplitude", 0.0, Bound::non_negative);
+  p.torque.omega = torque.number_or("omega", 0.0, Bound::non_negative);
+  p.torque.rate = torque.number_or("rate", 0.0);
+  if (p.torque.amplitude > 0.0 && p.torque.omega == 0.0)
+    torque.fail("omega", "must be > 0 with an amplitude");
+
+  const JsonObject supports = root.object_or_empty("supports");
+  supports.allow_only({"drive", "amplitude", "omega_b", "damping"});
+  const std::string drive =
+      supports.choice_or("drive", {"fixed", "random"}, "support drive", "fixed");
+  if (drive == "random") {
+    p.supports.random = true;
+    p.supports.amplitude = supports.number("amplitude", Bound::non_negative);
+    p.supports.omega = supports.number("omega_b", Bound::positive);
+    p.supports.damping = supports.number_or("damping", 0.5, Bound::positive);
+    if (!(p.supports.damping < 1.0)) supports.fail("damping", "must be < 1 (underdamped)");
+  } else {
+    for (const char* key : {"amplitude", "omega_b", "damping"})
+      supports.forbid(key, "is read only with drive random");
+  }
+
+  md::EnsembleModel m;
+  m.dt = read_time_step(root, p.contact, p.mass, m.integrator);
+  m.neighbor.skin = 0.2 * p.radius;
+  m.neighbor.max_neighbors = 2;
+  m.neighbor.max_contacts = 2;
+  const md::RunSchedule schedule = read_schedule(root.object("run"));
+  check_schedule_steps(root.object("run"), schedule, m.dt);
+  std::vector<double> x, y;
+  md::add_three_disk(m, p, x, y);
+  md::EnsembleState s = md::make_state(m, x, y, -schedule.settle_time);
+  return std::make_unique<ThreeDiskCase>(p, std::move(m), std::move(s), schedule);
+}
+
+std::unique_ptr<Case> load_wedge_md(const JsonObject& root, std::vector<std::string>&) {
+  root.allow_only({"model", "description", "seed", "gravity", "wedge", "disk", "contact", "drive",
+                   "integrator", "run"});
+  if (root.has("description")) root.string("description");
+  md::WedgeDiskParams p;
+  p.seed = root.unsigned_or("seed", 1);
+  p.gravity = root.number_or("gravity", 9.81, Bound::positive);
+
+  const JsonObject w = root.object("wedge");
+  w.allow_only({"aperture_deg", "tilt_deg", "tilt_fraction"});
+  p.aperture = w.number_or("aperture_deg", 120.0, Bound::positive) * degree;
+  if (!(p.aperture < pi)) w.fail("aperture_deg", "must be < 180");
+  const double theta0 = 0.5 * (pi - p.aperture);  // the critical tilt
+  if (w.has("tilt_deg") && w.has("tilt_fraction"))
+    w.fail("", "give either tilt_deg or tilt_fraction, not both");
+  p.tilt = w.has("tilt_fraction") ? w.number("tilt_fraction") * theta0
+                                  : w.number_or("tilt_deg", 0.0) * degree;
+  if (!(std::fabs(p.tilt) < theta0))
+    w.fail(w.has("tilt_fraction") ? "tilt_fraction" : "tilt_deg",
+           "must be below the critical tilt (180 - aperture)/2 = " +
+               format_number(theta0 / degree) + " deg: a wall would face down");
+
+  const JsonObject disk = root.object_or_empty("disk");
+  disk.allow_only({"radius", "areal_density"});
+  p.radius = disk.number_or("radius", 0.02, Bound::positive);
+  const double density = disk.number_or("areal_density", 3.57, Bound::positive);
+  check_disk_inertia(disk, "areal_density", density, p.radius);
+  p.mass = md::disk_mass(density, p.radius);
+  p.contact = read_contact(root.object("contact"));
+
+  const JsonObject d = root.object("drive");
+  d.allow_only({"gamma", "frequency"});
+  const double gamma = d.number("gamma", Bound::non_negative);
+  const double frequency = d.number("frequency", Bound::positive);
+  p.omega = 2.0 * pi * frequency;
+  p.amplitude = drive_amplitude(gamma, p.gravity, p.omega);
+
+  md::EnsembleModel m;
+  m.dt = read_time_step(root, p.contact, p.mass, m.integrator);
+  m.neighbor.skin = 0.2 * p.radius;
+  m.neighbor.max_neighbors = 1;
+  m.neighbor.max_contacts = 1;
+  const md::RunSchedule schedule = read_schedule(root.object("run"));
+  check_schedule_steps(root.object("run"), schedule, m.dt);
+  std::vector<double> x, y;
+  md::add_wedge_disk(m, p, x, y);
+  md::EnsembleState s = md::make_state(m, x, y, -schedule.settle_time);
+  return std::make_unique<WedgeMdCase>(p, gamma, std::move(m), std::move(s), schedule);
+}
+
+}  // namespace granular::cases
