@@ -243,10 +243,11 @@ struct PackingEnvironment {
 };
 
 GRANULAR_HD inline PackingEnvironment packing_environment(const PackingParams& pp, double t) {
-  const SinCos tilt = sin_cos(pp.tilt);
+  // sin_cos(0) is {0, 1} exactly: an untilted packing with no torque skips both evaluations
+  const SinCos tilt = pp.tilt == 0.0 ? SinCos{0.0, 1.0} : sin_cos(pp.tilt);
   return {{wall_at(pp, wall_left, t), wall_at(pp, wall_right, t), wall_at(pp, wall_bottom, t)},
           {-pp.gravity * tilt.sin, -pp.gravity * tilt.cos},
-          applied_torque(pp.torque, t)};
+          pp.torque.disk < 0 ? 0.0 : applied_torque(pp.torque, t)};
 }
 
 // Slot of partner j among a disk's history slots (bit k of `used` set when slot k holds a
@@ -295,14 +296,13 @@ GRANULAR_HD inline bool touching(const EnsembleView& v, int i, int j) {
   return disks_touch(v.x[i], v.y[i], v.radius[i], v.x[j], v.y[j], v.radius[j]);
 }
 
-// Wall contacts of disk i, its box's and its wall bodies', and the applied torque, added to
-// its force and torque (last, after its pairs). The box walls are axis-aligned, so the overlaps
-// need no dot product: r − (x − x_left), r − (x_right − x) and r − (y − y_bottom) are the
-// values wall_overlap computes, at a third of the instructions, and a disk's kinematics are
-// loaded only when it touches a wall.
-GRANULAR_HD inline void add_external_forces(const EnsembleView& v, int p, int i,
-                                            const PackingEnvironment& env, Vec2& force,
-                                            double& torque) {
+// Box-wall contacts of disk i, added to its force and torque (after its pairs). The walls are
+// axis-aligned, so the overlaps need no dot product: r − (x − x_left), r − (x_right − x) and
+// r − (y − y_bottom) are the values wall_overlap computes, at a third of the instructions, and
+// a disk's kinematics are loaded only when it touches a wall.
+GRANULAR_HD inline void add_wall_forces(const EnsembleView& v, int p, int i,
+                                        const PackingEnvironment& env, Vec2& force,
+                                        double& torque) {
   const double x = v.x[i];
   const double y = v.y[i];
   const double r = v.radius[i];
@@ -324,8 +324,23 @@ GRANULAR_HD inline void add_external_forces(const EnsembleView& v, int p, int i,
     force = force + c.force_a;
     torque += c.torque_a;
   }
+}
+
+// Disk i's contacts with the packing's wall bodies and the applied torque, added last.
+GRANULAR_HD inline void add_body_forces(const EnsembleView& v, int p, int i,
+                                        const PackingEnvironment& env, Vec2& force,
+                                        double& torque) {
+  const PackingParams& pp = v.packings[p];
   if (pp.body_count > 0) add_body_wall_forces(v, p, i, force, torque);
   if (i == pp.torque.disk) torque += env.applied_torque;
+}
+
+// Box walls, wall bodies and the applied torque of disk i: what follows its pairs.
+GRANULAR_HD inline void add_external_forces(const EnsembleView& v, int p, int i,
+                                            const PackingEnvironment& env, Vec2& force,
+                                            double& torque) {
+  add_wall_forces(v, p, i, env, force, torque);
+  add_body_forces(v, p, i, env, force, torque);
 }
 
 // forces, per disk (a thread per disk on a GPU): gravity, then the contacts of disk i with its
@@ -456,10 +471,19 @@ GRANULAR_HD inline bool packing_forces_pairwise(const EnsembleView& v, int p,
     contact_mask[i] = mask_i;
     free_opened_slots(slots_i, slots_used[i], mask_i);
     Vec2 force = {fx_i, fy_i};
-    add_external_forces(v, p, i, env, force, torque_i);
+    add_wall_forces(v, p, i, env, force, torque_i);
     fx[i] = force.x;
     fy[i] = force.y;
     torque[i] = torque_i;
+  }
+  // then what packings with bodies or a torque add, in add_external_forces' order
+  if (pp.body_count > 0 || pp.torque.disk >= 0) {
+    for (int i = first; i < last; ++i) {
+      Vec2 force = {fx[i], fy[i]};
+      add_body_forces(v, p, i, env, force, torque[i]);
+      fx[i] = force.x;
+      fy[i] = force.y;
+    }
   }
 
   return ok;
