@@ -96,11 +96,23 @@ class MinimalCase : public Case {
         schedule_(schedule),
         table_(table) {}
 
+  // A fresh run on the CPU or, where there is one, the CUDA device (the same stages).
+  void check_run(const RunContext& ctx) const override {
+    if (ctx.resume) throw CaseError("", "--resume", "a minimal system's run writes no checkpoint");
+    if (ctx.backend != "cpu" && ctx.backend != "cuda")
+      throw CaseError("", "--backend", "expected cpu or cuda, got " + io::quoted(ctx.backend));
+    if (ctx.backend == "cuda" && !md::cuda_device_available())
+      throw CaseError("", "--backend cuda",
+                      "no CUDA device is available: " + md::cuda_unavailable_reason());
+  }
+
   RunEnd run(const RunContext& ctx) const override {
     md::EnsembleState s = state_;
     io::TableText series(table_);
     md::MinimalRunOptions o;
-    o.threads = ctx.threads;
+    const std::unique_ptr<md::Backend> backend =
+        ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(ctx.threads);
+    o.backend = backend.get();
     o.stop = ctx.stop;
     o.on_sample = [&](int, const md::MinimalSample& x) {
       series.num(x.t).num(x.theta).num(x.omega).num(x.applied_torque);

@@ -66,7 +66,12 @@ MinimalResult run_minimal(const EnsembleModel& m, EnsembleState& s, const RunSch
   const PlannedRun plan = plan_run(schedule, m.dt);
   if (!plan.ok) throw std::invalid_argument("run_minimal: more than max_run_steps steps");
   const RunSteps steps = plan.steps;
-  auto backend = make_cpu_backend(options.threads);
+  std::unique_ptr<Backend> cpu;
+  Backend* backend = options.backend;
+  if (!backend) {
+    cpu = make_cpu_backend(options.threads);
+    backend = cpu.get();
+  }
   backend->initialize(m, s);
 
   MinimalResult result;

@@ -48,6 +48,7 @@ struct MinimalPackingResult {
 };
 
 struct MinimalRunOptions {
+  Backend* backend = nullptr;  // the CPU backend with `threads` when null
   int threads = 0;
   // every sample of the measurement window, per packing (may be empty)
   std::function<void(int p, const MinimalSample&)> on_sample;

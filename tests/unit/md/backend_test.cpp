@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../support/minimal_ensemble.hpp"
 #include "../../support/scenes.hpp"
 #include "granular/md/state.hpp"
 
@@ -102,6 +103,28 @@ TYPED_TEST(BackendTest, MatchesTheSingleThreadCpuReferenceBitwise) {
   EXPECT_EQ(tested.state.theta, reference.state.theta);
   EXPECT_EQ(tested.state.omega, reference.state.omega);
   EXPECT_EQ(tested.state.status, std::vector<std::uint32_t>(3, status_ok));
+}
+
+// Prescribed bodies (random and sine), tilt and an applied torque: the minimal systems.
+TYPED_TEST(BackendTest, PrescribedBodiesMatchTheSingleThreadCpuReferenceBitwise) {
+  if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
+  Run reference;
+  reference.state = test::minimal_ensemble(reference.model, 4);
+  Run tested = reference;
+  auto cpu = make_cpu_backend(1);
+  auto backend = TypeParam::make();
+  cpu->initialize(reference.model, reference.state);
+  backend->initialize(tested.model, tested.state);
+  for (int chunk = 0; chunk < 3; ++chunk) {
+    cpu->advance(reference.model, reference.state, 1000);
+    backend->advance(tested.model, tested.state, 1000);
+  }
+  EXPECT_EQ(tested.state.x, reference.state.x);
+  EXPECT_EQ(tested.state.y, reference.state.y);
+  EXPECT_EQ(tested.state.theta, reference.state.theta);
+  EXPECT_EQ(tested.state.omega, reference.state.omega);
+  EXPECT_EQ(tested.state.body_motion, reference.state.body_motion);
+  EXPECT_EQ(tested.state.status, reference.state.status);
 }
 
 // The shapes the kernel meets (issue 10): 60-disk thesis packings (two warps), a 300-disk
