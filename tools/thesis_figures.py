@@ -403,7 +403,7 @@ def plot_random(ax, rows, x, group):
 def fig_5_8(outs):
     """Random vibration: omega_bar vs the RMS amplitude A_b of the supports, one line per tilt."""
     rows = random_scan(outs, "/supports/amplitude", support_amplitude,
-                       "cases/three_disk_fig5_9_random_amplitude_scan.json")
+                       "cases/three_disk_fig5_8_5_9_random_scan.json")
     fig, ax = plt.subplots(figsize=(6, 4.5))
     plot_random(ax, rows, lambda r: support_amplitude(r) * 1e5, by_tilt)
     ax.set_xlabel(r"$A_b$ [$10^{-5}$ m]")
@@ -413,7 +413,7 @@ def fig_5_8(outs):
 
 def fig_5_9(outs):
     """Random vibration: omega_bar vs theta_T, one line per A_b."""
-    rows = random_scan(outs, "/tilt_pi", tilt_pi, "cases/three_disk_fig5_8_random_tilt_scan.json")
+    rows = random_scan(outs, "/tilt_pi", tilt_pi, "cases/three_disk_fig5_8_5_9_random_scan.json")
     fig, ax = plt.subplots(figsize=(6, 4.5))
     plot_random(ax, rows, tilt_pi, lambda r: (support_amplitude(r),
                                               f"$A_b$ = {support_amplitude(r):.0e} m"))
