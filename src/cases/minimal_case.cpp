@@ -9,6 +9,7 @@
 
 #include "granular/cases/md_schema.hpp"
 #include "granular/cases/models.hpp"
+#include "granular/cases/wedge_schema.hpp"
 #include "granular/constants.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/table.hpp"
@@ -73,6 +74,25 @@ double read_time_step(const JsonObject& root, const ContactParams& c, double mas
   return dt;
 }
 
+// The model's time step and neighbor list and the run's schedule, for a system whose disks have
+// at most `partners` contacts; the loader adds the system.
+struct MinimalSetup {
+  md::EnsembleModel model;
+  md::RunSchedule schedule;
+};
+
+MinimalSetup read_setup(const JsonObject& root, const ContactParams& c, double mass, double radius,
+                        int partners) {
+  MinimalSetup s;
+  s.model.dt = read_time_step(root, c, mass, s.model.integrator);
+  s.model.neighbor.skin = 0.2 * radius;
+  s.model.neighbor.max_neighbors = partners;
+  s.model.neighbor.max_contacts = partners;
+  s.schedule = read_schedule(root.object("run"));
+  check_schedule_steps(root.object("run"), s.schedule, s.model.dt);
+  return s;
+}
+
 // θ_T from "tilt_deg" or "tilt_pi" (θ_T/π, the thesis' ch. 5 axis), at most one; 0 without.
 double read_tilt(const JsonObject& o) {
   if (o.has("tilt_deg") && o.has("tilt_pi"))
@@ -88,12 +108,13 @@ double read_tilt(const JsonObject& o) {
 // numbers.
 class MinimalCase : public Case {
  public:
-  MinimalCase(std::string name, md::EnsembleModel model, md::EnsembleState state,
-              md::RunSchedule schedule, const io::TableSpec& table)
+  // The system's disks start at (x, y), at t0 = −settle_time.
+  MinimalCase(std::string name, MinimalSetup setup, const std::vector<double>& x,
+              const std::vector<double>& y, const io::TableSpec& table)
       : name_(std::move(name)),
-        model_(std::move(model)),
-        state_(std::move(state)),
-        schedule_(schedule),
+        model_(std::move(setup.model)),
+        state_(md::make_state(model_, x, y, -setup.schedule.settle_time)),
+        schedule_(setup.schedule),
         table_(table) {}
 
   // A fresh run on the CPU or, where there is one, the CUDA device (the same stages).
@@ -171,10 +192,9 @@ class MinimalCase : public Case {
 
 class ThreeDiskCase : public MinimalCase {
  public:
-  ThreeDiskCase(const md::ThreeDiskParams& p, md::EnsembleModel m, md::EnsembleState s,
-                md::RunSchedule schedule)
-      : MinimalCase("three_disk", std::move(m), std::move(s), schedule, three_disk_table()),
-        p_(p) {}
+  ThreeDiskCase(const md::ThreeDiskParams& p, MinimalSetup setup, const std::vector<double>& x,
+                const std::vector<double>& y)
+      : MinimalCase("three_disk", std::move(setup), x, y, three_disk_table()), p_(p) {}
 
   void describe(std::ostream& out) const override {
     const three_disk::ThreeDiskParams c = closed_form_params();
@@ -200,17 +220,7 @@ class ThreeDiskCase : public MinimalCase {
   }
 
  private:
-  three_disk::ThreeDiskParams closed_form_params() const {
-    three_disk::ThreeDiskParams c;
-    c.mass = p_.mass;
-    c.radius = p_.radius;
-    c.gravity = p_.gravity;
-    c.mu = p_.contact.mu;
-    c.k_t = p_.contact.k_t;
-    c.theta0 = p_.half_angle;
-    c.tilt = p_.tilt;
-    return c;
-  }
+  three_disk::ThreeDiskParams closed_form_params() const { return md::closed_form_params(p_); }
 
   void add_results(nlohmann::json& s, double omega_bar) const override {
     const three_disk::ThreeDiskParams c = closed_form_params();
@@ -238,11 +248,9 @@ class ThreeDiskCase : public MinimalCase {
 
 class WedgeMdCase : public MinimalCase {
  public:
-  WedgeMdCase(const md::WedgeDiskParams& p, double gamma, md::EnsembleModel m, md::EnsembleState s,
-              md::RunSchedule schedule)
-      : MinimalCase("wedge_md", std::move(m), std::move(s), schedule, wedge_md_table()),
-        p_(p),
-        gamma_(gamma) {}
+  WedgeMdCase(const md::WedgeDiskParams& p, double gamma, MinimalSetup setup,
+              const std::vector<double>& x, const std::vector<double>& y)
+      : MinimalCase("wedge_md", std::move(setup), x, y, wedge_md_table()), p_(p), gamma_(gamma) {}
 
   void describe(std::ostream& out) const override {
     out << "wedge_md: aperture " << format_value("%.6g", p_.aperture / degree) << " deg, tilt "
@@ -313,17 +321,10 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
       supports.forbid(key, "is read only with drive random");
   }
 
-  md::EnsembleModel m;
-  m.dt = read_time_step(root, p.contact, p.mass, m.integrator);
-  m.neighbor.skin = 0.2 * p.radius;
-  m.neighbor.max_neighbors = 2;
-  m.neighbor.max_contacts = 2;
-  const md::RunSchedule schedule = read_schedule(root.object("run"));
-  check_schedule_steps(root.object("run"), schedule, m.dt);
+  MinimalSetup setup = read_setup(root, p.contact, p.mass, p.radius, 2);
   std::vector<double> x, y;
-  md::add_three_disk(m, p, x, y);
-  md::EnsembleState s = md::make_state(m, x, y, -schedule.settle_time);
-  return std::make_unique<ThreeDiskCase>(p, std::move(m), std::move(s), schedule);
+  md::add_three_disk(setup.model, p, x, y);
+  return std::make_unique<ThreeDiskCase>(p, std::move(setup), x, y);
 }
 
 std::unique_ptr<Case> load_wedge_md(const JsonObject& root, std::vector<std::string>&) {
@@ -334,19 +335,9 @@ std::unique_ptr<Case> load_wedge_md(const JsonObject& root, std::vector<std::str
   p.seed = root.unsigned_or("seed", 1);
   p.gravity = root.number_or("gravity", 9.81, Bound::positive);
 
-  const JsonObject w = root.object("wedge");
-  w.allow_only({"aperture_deg", "tilt_deg", "tilt_fraction"});
-  p.aperture = w.number_or("aperture_deg", 120.0, Bound::positive) * degree;
-  if (!(p.aperture < pi)) w.fail("aperture_deg", "must be < 180");
-  const double theta0 = 0.5 * (pi - p.aperture);  // the critical tilt
-  if (w.has("tilt_deg") && w.has("tilt_fraction"))
-    w.fail("", "give either tilt_deg or tilt_fraction, not both");
-  p.tilt = w.has("tilt_fraction") ? w.number("tilt_fraction") * theta0
-                                  : w.number_or("tilt_deg", 0.0) * degree;
-  if (!(std::fabs(p.tilt) < theta0))
-    w.fail(w.has("tilt_fraction") ? "tilt_fraction" : "tilt_deg",
-           "must be below the critical tilt (180 - aperture)/2 = " +
-               format_number(theta0 / degree) + " deg: a wall would face down");
+  const WedgeGeometry geometry = read_wedge_geometry(root.object("wedge"));
+  p.aperture = geometry.aperture;
+  p.tilt = geometry.tilt;
 
   const JsonObject disk = root.object_or_empty("disk");
   disk.allow_only({"radius", "areal_density"});
@@ -363,17 +354,10 @@ std::unique_ptr<Case> load_wedge_md(const JsonObject& root, std::vector<std::str
   p.omega = 2.0 * pi * frequency;
   p.amplitude = drive_amplitude(gamma, p.gravity, p.omega);
 
-  md::EnsembleModel m;
-  m.dt = read_time_step(root, p.contact, p.mass, m.integrator);
-  m.neighbor.skin = 0.2 * p.radius;
-  m.neighbor.max_neighbors = 1;
-  m.neighbor.max_contacts = 1;
-  const md::RunSchedule schedule = read_schedule(root.object("run"));
-  check_schedule_steps(root.object("run"), schedule, m.dt);
+  MinimalSetup setup = read_setup(root, p.contact, p.mass, p.radius, 1);
   std::vector<double> x, y;
-  md::add_wedge_disk(m, p, x, y);
-  md::EnsembleState s = md::make_state(m, x, y, -schedule.settle_time);
-  return std::make_unique<WedgeMdCase>(p, gamma, std::move(m), std::move(s), schedule);
+  md::add_wedge_disk(setup.model, p, x, y);
+  return std::make_unique<WedgeMdCase>(p, gamma, std::move(setup), x, y);
 }
 
 }  // namespace granular::cases

@@ -67,6 +67,18 @@ void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<doub
   }
 }
 
+three_disk::ThreeDiskParams closed_form_params(const ThreeDiskParams& p) {
+  three_disk::ThreeDiskParams c;
+  c.mass = p.mass;
+  c.radius = p.radius;
+  c.gravity = p.gravity;
+  c.mu = p.contact.mu;
+  c.k_t = p.contact.k_t;
+  c.theta0 = p.half_angle;
+  c.tilt = p.tilt;
+  return c;
+}
+
 void add_wedge_disk(EnsembleModel& m, const WedgeDiskParams& p, std::vector<double>& x,
                     std::vector<double>& y) {
   const double r = p.radius;

@@ -25,18 +25,6 @@ ThreeDiskParams chapter5(double tilt) {
   return p;
 }
 
-three_disk::ThreeDiskParams closed_form(const ThreeDiskParams& p) {
-  three_disk::ThreeDiskParams c;
-  c.mass = p.mass;
-  c.radius = p.radius;
-  c.gravity = p.gravity;
-  c.mu = p.contact.mu;
-  c.k_t = p.contact.k_t;
-  c.theta0 = p.half_angle;
-  c.tilt = p.tilt;
-  return c;
-}
-
 struct SystemRun {
   std::vector<MinimalSample> samples;
   MinimalPackingResult result;
@@ -77,7 +65,7 @@ SystemRun ramp(double tilt, double rate, double duration) {
 
 TEST(ThreeDiskMd, SlipOnsetsUnderATorqueRampAreTheThresholds) {
   const double tilt = 0.06 * pi;
-  const three_disk::ThreeDiskParams c = closed_form(chapter5(tilt));
+  const three_disk::ThreeDiskParams c = closed_form_params(chapter5(tilt));
   // counter-clockwise: both contacts slip at S2 when the torque reaches A_S2
   const std::optional<double> ccw = slip_onset(ramp(tilt, 0.02, 6.5));
   ASSERT_TRUE(ccw.has_value());
@@ -93,7 +81,7 @@ TEST(ThreeDiskMd, SlipOnsetsUnderATorqueRampAreTheThresholds) {
 // Above θ_T^D contact 2 opens under the counter-clockwise ramp before the disk slides at S2
 // (the polygon's vertex D2 comes first, eq. 4.50); below it the disk slides with both closed.
 TEST(ThreeDiskMd, ContactTwoOpensAboveTheDetachmentTilt) {
-  const double detach = three_disk::detachment_tilt(closed_form(chapter5(0.0)));
+  const double detach = three_disk::detachment_tilt(closed_form_params(chapter5(0.0)));
   for (double tilt : {detach - 0.02 * pi, detach + 0.02 * pi}) {
     const SystemRun r = ramp(tilt, 0.02, 6.5);
     bool opened = false;
@@ -124,7 +112,8 @@ TEST(ThreeDiskMd, HarmonicTorqueRotationIsTheRotors) {
     p.torque.omega = omega_e;
     const SystemRun r = run(p, {0.5, period, 2.0 * period, period / 200.0});
     const double md = mean_omega(r.result.rotation) * omega_e;
-    const double rotor = three_disk::mean_rotation_times_frequency(closed_form(p), cell.amplitude);
+    const double rotor =
+        three_disk::mean_rotation_times_frequency(closed_form_params(p), cell.amplitude);
     EXPECT_GT(rotor, 0.0);
     EXPECT_NEAR(md, rotor, 0.02 * rotor) << cell.tilt_pi << " " << cell.amplitude;
     EXPECT_EQ(r.result.openings, 0);

@@ -10,6 +10,7 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/md/model.hpp"
+#include "granular/md/three_disk.hpp"
 
 namespace granular::md {
 
@@ -61,5 +62,8 @@ void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<doub
                     std::vector<double>& y);
 void add_wedge_disk(EnsembleModel& m, const WedgeDiskParams& p, std::vector<double>& x,
                     std::vector<double>& y);
+
+// The closed forms' parameters (three_disk.hpp) of a 3-disk system, quasi-static.
+three_disk::ThreeDiskParams closed_form_params(const ThreeDiskParams& p);
 
 }  // namespace granular::md

@@ -11,6 +11,7 @@
 #include "granular/cases/impact_schema.hpp"
 #include "granular/cases/md_schema.hpp"
 #include "granular/cases/models.hpp"
+#include "granular/cases/wedge_schema.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/wedge/run.hpp"
 #include "granular/io/output.hpp"
@@ -120,24 +121,9 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   p.seed = root.unsigned_or("seed", 1);
   const double g = root.number_or("gravity", 9.81, Bound::positive);
 
-  const JsonObject w = root.object("wedge");
-  w.allow_only({"aperture_deg", "tilt_deg", "tilt_fraction"});
-  p.aperture = w.number_or("aperture_deg", 120.0, Bound::positive) * degree;
-  if (!(p.aperture < pi)) w.fail("aperture_deg", "must be < 180");
-  const double theta0 = 0.5 * (pi - p.aperture);  // the critical tilt
-  if (w.has("tilt_deg") && w.has("tilt_fraction"))
-    w.fail("", "give either tilt_deg or tilt_fraction, not both");
-  if (w.has("tilt_fraction")) {
-    // θ_T/θ0, the thesis' axis for wedges of different apertures
-    const double f = w.number("tilt_fraction");
-    if (!(std::fabs(f) < 1.0)) w.fail("tilt_fraction", "must be in (-1, 1)");
-    p.tilt = f * theta0;
-  } else {
-    p.tilt = w.number_or("tilt_deg", 0.0) * degree;
-    if (!(std::fabs(p.tilt) < theta0))
-      w.fail("tilt_deg", "must be below the critical tilt (180 - aperture)/2 = " +
-                             io::format_number(theta0 / degree) + " deg: a wall would face down");
-  }
+  const WedgeGeometry geometry = read_wedge_geometry(root.object("wedge"));
+  p.aperture = geometry.aperture;
+  p.tilt = geometry.tilt;
 
   const JsonObject disk = root.object_or_empty("disk");
   disk.allow_only({"radius", "areal_density"});
