@@ -36,7 +36,7 @@ test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 run: deps-run build
-	@$(BUILD)/granular run cases/demo_sweep.json --out $(DEMO_OUT)
+	@$(BUILD)/granular run cases/demo_sweep.json --out $(DEMO_OUT) --force
 	@/usr/bin/python3 tools/plot_sweep.py $(DEMO_OUT)
 
 bench: deps-bench build

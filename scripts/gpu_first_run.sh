@@ -31,7 +31,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=ON \
 cmake --build "$build" -j "$jobs" > "$out/build.log" 2>&1 || fail "build (see build.log)"
 
 log "smoke run"
-"$build/granular" run tests/data/good_ensemble.json --backend cuda --out "$out/smoke" \
+"$build/granular" run tests/data/good_ensemble.json --backend cuda --force --out "$out/smoke" \
   > "$out/smoke.log" 2>&1 || fail "smoke run (see smoke.log)"
 
 log "tests, GRANULAR_REQUIRE_CUDA=1"
@@ -49,8 +49,8 @@ if [[ "$quick" != quick ]]; then
 fi
 
 log "CPU vs GPU outputs of cases/demo_sweep.json"
-"$build/granular" run cases/demo_sweep.json --backend cpu --out "$out/demo-cpu" > /dev/null 2>&1
-"$build/granular" run cases/demo_sweep.json --backend cuda --out "$out/demo-cuda" > /dev/null 2>&1
+"$build/granular" run cases/demo_sweep.json --backend cpu --force --out "$out/demo-cpu" > /dev/null 2>&1
+"$build/granular" run cases/demo_sweep.json --backend cuda --force --out "$out/demo-cuda" > /dev/null 2>&1
 for f in disks.csv angles.csv energy.csv; do
   cmp "$out/demo-cpu/$f" "$out/demo-cuda/$f" >> "$out/summary.txt" 2>&1 \
     && log "$f identical" || log "$f DIFFERS"

@@ -388,6 +388,16 @@ void PackingEnsemble::describe(std::ostream& out) const {
 }
 
 void PackingEnsemble::check_run(const RunContext& ctx) const {
+  if (ctx.packings) {
+    if (ed_)
+      throw CaseError("", "--packings",
+                      "the event-driven method (\"method\": \"ed\") runs whole ensembles");
+    const PackingRange& r = *ctx.packings;
+    if (!(0 <= r.first && r.first < r.last && r.last <= c_.packings_per_gamma))
+      throw CaseError("", "--packings " + std::to_string(r.first) + ":" + std::to_string(r.last),
+                      "expected FIRST:LAST with 0 <= FIRST < LAST <= " +
+                          std::to_string(c_.packings_per_gamma) + " (packings_per_gamma)");
+  }
   if (ed_) {
     if (ctx.backend != "cpu")
       throw CaseError("", "--backend " + ctx.backend,
@@ -418,10 +428,10 @@ void PackingEnsemble::check_run(const RunContext& ctx) const {
   } catch (const std::runtime_error& e) {
     throw CaseError("", "", e.what());
   }
-  if (h.fingerprint != case_fingerprint(ctx.case_echo))
+  if (h.fingerprint != case_fingerprint(ctx.case_echo, ctx.packings))
     throw CaseError(path.string(), "",
-                    "made by a different case (its case echo differs; run without --resume to "
-                    "start afresh)");
+                    "made by a different case or shard (its case echo or --packings differs; "
+                    "run with --force instead of --resume to start afresh)");
   if (h.backend != ctx.backend)
     throw CaseError(path.string(), "",
                     "made by the " + h.backend + " backend; resume with --backend " + h.backend);

@@ -2,7 +2,10 @@
 // (docs/outputs.md): energy.csv and angles.csv streamed during the run, disks.csv, and last,
 // atomically, summary.json, whose presence marks a complete run. checkpoint.bin is written at
 // chunk boundaries until then; it records the CSV sizes, so a resumed run cuts the CSVs back to
-// that point and appends exactly the rows the uninterrupted run would have written.
+// that point and appends exactly the rows the uninterrupted run would have written. A shard
+// (ctx.packings) runs its slice of the packings and writes them under their indices in the
+// whole ensemble, so that merging shards gives the whole run's files (ensemble_shards.cpp).
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -106,12 +109,27 @@ void print_table(const std::vector<md::GammaStats>& gammas, std::ostream& out) {
   }
 }
 
-// The results of a finished run: the Γ table and the packings left out (report), disks.csv,
-// then summary.json with the keys every run has, `method_keys` and, per packing, `packing_keys`
-// (empty, or one object per packing).
-void write_results(const md::EnsembleCase& c, const md::EnsembleResult& r, const RunContext& ctx,
-                   const nlohmann::json& method_keys,
-                   const std::vector<nlohmann::json>& packing_keys) {
+// The thread count actually used (the OpenMP default when threads <= 0).
+int thread_count(int threads) {
+#ifdef _OPENMP
+  return threads > 0 ? threads : omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+// "12 s", "3.4 min", "5.1 h": a duration for a progress line.
+std::string duration(double s) {
+  if (!(s < 120.0))
+    return s < 7200.0 ? format_value("%.1f min", s / 60.0) : format_value("%.1f h", s / 3600.0);
+  return format_value("%.0f s", s);
+}
+
+}  // namespace
+
+void write_ensemble_results(const md::EnsembleCase& c, const md::EnsembleResult& r,
+                            const RunContext& ctx, const nlohmann::json& method_keys,
+                            const std::vector<nlohmann::json>& packing_keys) {
   std::ostream quiet(nullptr);
   std::ostream& report = ctx.report ? *ctx.report : quiet;
   const md::EnsembleModel& m = c.model;
@@ -174,17 +192,6 @@ void write_results(const md::EnsembleCase& c, const md::EnsembleResult& r, const
   write_json_atomic(ctx.out_dir / "summary.json", j);
 }
 
-// The thread count actually used (the OpenMP default when threads <= 0).
-int thread_count(int threads) {
-#ifdef _OPENMP
-  return threads > 0 ? threads : omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
-}  // namespace
-
 std::vector<io::TableSpec> packing_ensemble_tables() {
   return {energy_table(), angles_table(), disks_table()};
 }
@@ -207,7 +214,19 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir) {
   return out_dir / "checkpoint.bin";
 }
 
-std::string case_fingerprint(const nlohmann::json& case_echo) { return case_echo.dump(); }
+std::string case_fingerprint(const nlohmann::json& case_echo,
+                             const std::optional<PackingRange>& shard) {
+  return case_echo.dump() +
+         (shard ? " packings " + std::to_string(shard->first) + ":" + std::to_string(shard->last)
+                : "");
+}
+
+int whole_packing_index(const md::EnsembleCase& c, const std::optional<PackingRange>& shard,
+                        int p) {
+  if (!shard) return p;
+  const int n = shard->last - shard->first;
+  return p / n * c.packings_per_gamma + shard->first + p % n;
+}
 
 RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   const nlohmann::json& case_echo = ctx.case_echo;
@@ -215,10 +234,15 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   const int threads = ctx.threads;
   std::ostream quiet(nullptr);  // where unwanted progress lines go
   std::ostream& progress = ctx.progress ? *ctx.progress : quiet;
-  const md::EnsembleModel& m = c.model;
+  // a shard runs its packings only; its rows carry their indices in the whole ensemble
+  const md::EnsembleCase shard =
+      ctx.packings ? shard_ensemble(c, *ctx.packings) : md::EnsembleCase{};
+  const md::EnsembleCase& run_case = ctx.packings ? shard : c;
+  const auto whole = [&](int p) { return whole_packing_index(c, ctx.packings, p); };
+  const md::EnsembleModel& m = run_case.model;
   auto backend = ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
   const std::filesystem::path checkpoint = checkpoint_path(out_dir);
-  const std::string fingerprint = case_fingerprint(case_echo);
+  const std::string fingerprint = case_fingerprint(case_echo, ctx.packings);
 
   // resume: the checkpoint of this case on this backend (another backend is not bitwise the
   // same); a fresh run first removes what an earlier run left, so that a stale checkpoint or
@@ -257,17 +281,19 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   md::EnsembleObserver observer;
   observer.on_energy = [&](double t, md::RunPhase, const std::vector<md::PackingEnergy>& e) {
     for (int p = 0; p < m.n_packings(); ++p) {
-      energy_csv.num(t).integer(p).num(m.packings[p].gamma);
+      energy_csv.num(t).integer(whole(p)).num(m.packings[p].gamma);
       energy_csv.num(e[p].kinetic).num(e[p].rotational).num(e[p].gravitational);
       energy_csv.num(e[p].elastic).num(e[p].skin).num(e[p].total());
       energy_csv.integer(e[p].disk_contacts).integer(e[p].wall_contacts).end_row();
     }
     energy_csv.flush();
   };
+  // the first packing of every Γ belongs to the shard that starts at 0
+  const bool angles = !ctx.packings || ctx.packings->first == 0;
   observer.on_sample = [&](double t, const md::EnsembleModel& model, const md::EnsembleState& s) {
-    for (int p = 0; p < model.n_packings(); p += c.packings_per_gamma) {
+    for (int p = 0; angles && p < model.n_packings(); p += run_case.packings_per_gamma) {
       for (int i = model.offset[p]; i < model.offset[p + 1]; ++i) {
-        angles_csv.num(t).num(model.packings[p].gamma).integer(p);
+        angles_csv.num(t).num(model.packings[p].gamma).integer(whole(p));
         angles_csv.integer(i - model.offset[p]).num(s.theta[i]).end_row();
       }
     }
@@ -281,10 +307,21 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   options.poll_interval_s = ctx.poll_interval_s;
   options.slice_steps = ctx.slice_steps;
   options.resume = resume ? &resume->point : nullptr;
-  options.on_progress = [&progress](const md::RunProgress& p) {
-    char line[160];
-    std::snprintf(line, sizeof line, "[%-9s] t = %10.4f s  %5.1f %%  %.3g particle-steps/s\n",
-                  md::phase_name(p.phase), p.t, 100.0 * p.fraction, p.particle_steps_per_s);
+  // the time left, at the pace of this process so far (a resumed run starts its own count)
+  const auto started = std::chrono::steady_clock::now();
+  double first_fraction = -1.0;
+  options.on_progress = [&](const md::RunProgress& p) {
+    if (first_fraction < 0.0) first_fraction = p.fraction;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double done = p.fraction - first_fraction;
+    const std::string eta =
+        done > 0.0 ? duration(elapsed * (1.0 - p.fraction) / done) : std::string("?");
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "[%-9s] t = %10.4f s  %5.1f %%  %.3g particle-steps/s  elapsed %s  ETA %s\n",
+                  md::phase_name(p.phase), p.t, 100.0 * p.fraction, p.particle_steps_per_s,
+                  duration(elapsed).c_str(), eta.c_str());
     progress << line << std::flush;
   };
   options.on_checkpoint = [&](const md::RunPosition& position, const md::EnsembleState& s,
@@ -297,7 +334,7 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
     io::write_checkpoint(checkpoint, header, s, rotation);
   };
 
-  const md::EnsembleResult r = md::run_ensemble(c, *backend, observer, options);
+  md::EnsembleResult r = md::run_ensemble(run_case, *backend, observer, options);
   energy_csv.close();
   angles_csv.close();
   if (!r.complete) {
@@ -318,7 +355,11 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   keys["particle_steps_per_s"] = json_number(r.particle_steps_per_s);
   keys["threads"] = thread_count(threads);
   keys["backend"] = r.backend;
-  write_results(c, r, ctx, keys, {});
+  if (ctx.packings) {
+    keys["shard"] = {{"packings", {ctx.packings->first, ctx.packings->last}}};
+    for (md::PackingResult& p : r.packings) p.index = whole(p.index);
+  }
+  write_ensemble_results(c, r, ctx, keys, {});
 
   // summary.json is now the finished result; the checkpoint has served
   std::error_code ec;
@@ -406,7 +447,7 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
   keys["advance_time_s"] = json_number(e.advance_time_s);
   keys["threads"] = thread_count(ctx.threads);
   keys["backend"] = e.backend;
-  write_results(c, e, ctx, keys, counts);
+  write_ensemble_results(c, e, ctx, keys, counts);
   return RunEnd::complete;
 }
 

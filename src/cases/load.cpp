@@ -90,6 +90,12 @@ void Case::check_run(const RunContext& ctx) const {
     throw CaseError("", "--backend " + ctx.backend,
                     "only packing_ensemble runs offer a backend choice; this model runs on the "
                     "CPU");
+  if (ctx.packings)
+    throw CaseError("", "--packings", "only packing_ensemble runs split into shards");
+}
+
+void Case::estimate(const RunContext&, std::ostream& out) const {
+  out << "estimate: none for this model (its runs take seconds to minutes)\n";
 }
 
 void apply_override(nlohmann::json& doc, const std::string& override_text,

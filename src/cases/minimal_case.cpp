@@ -120,6 +120,8 @@ class MinimalCase : public Case {
   // A fresh run on the CPU or, where there is one, the CUDA device (the same stages).
   void check_run(const RunContext& ctx) const override {
     if (ctx.resume) throw CaseError("", "--resume", "a minimal system's run writes no checkpoint");
+    if (ctx.packings)
+      throw CaseError("", "--packings", "only packing_ensemble runs split into shards");
     if (ctx.backend != "cpu" && ctx.backend != "cuda")
       throw CaseError("", "--backend", "expected cpu or cuda, got " + io::quoted(ctx.backend));
     if (ctx.backend == "cuda" && !md::cuda_device_available())

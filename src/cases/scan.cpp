@@ -36,6 +36,7 @@ class ScanCase : public Case {
 
   void check_run(const RunContext& ctx) const override {
     if (ctx.resume) throw CaseError("", "--resume", "a scan runs its points afresh");
+    if (ctx.packings) throw CaseError("", "--packings", "a scan runs whole cases");
     points_.front().loaded.spec->check_run(ctx);
   }
 

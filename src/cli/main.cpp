@@ -1,6 +1,6 @@
-// The `granular` command: run or validate a JSON case. Exit codes: 0 success, 2 bad input
-// (case, option, command, nothing to resume; nothing is created), 1 unexpected failure or an
-// interrupt during a run.
+// The `granular` command: run or validate a JSON case, or merge the shards of a run. Exit codes: 0
+// success, 2 bad input (case, option, command, nothing to resume; nothing is created), 1 unexpected
+// failure or an interrupt during a run.
 #include <signal.h>
 #include <unistd.h>
 
@@ -12,11 +12,13 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "granular/cases/case.hpp"
 #include "granular/cases/ensemble.hpp"
+#include "granular/cases/output_folder.hpp"
 #include "granular/io/file.hpp"
 
 namespace {
@@ -31,8 +33,11 @@ constexpr int kBadInput = 2;
 
 const char* const kUsage =
     "usage: granular run CASE.json [--out DIR] [--threads N] [--backend cpu|cuda] [--resume]\n"
-    "                    [--checkpoint-interval S] [--set /json/pointer=value]...\n"
-    "       granular validate CASE.json [--set /json/pointer=value]...\n"
+    "                    [--force] [--packings FIRST:LAST] [--checkpoint-interval S]\n"
+    "                    [--set /json/pointer=value]...\n"
+    "       granular validate CASE.json [--threads N] [--backend cpu|cuda]\n"
+    "                    [--set /json/pointer=value]...\n"
+    "       granular merge --out DIR [--force] SHARD_DIR...\n"
     "       granular --help | --version\n";
 
 const char* const kHelp =
@@ -40,13 +45,20 @@ const char* const kHelp =
     "commands:\n"
     "  run        validate CASE.json, then run it and write its outputs into DIR\n"
     "  validate   check CASE.json and print the quantities derived from it (t_c, e_n, dt, ...)\n"
+    "             and an estimate of the run's wall time from a short calibration run\n"
+    "  merge      join the complete shards of one packing ensemble run into DIR: the files a\n"
+    "             single run writes (docs/outputs.md, \"Shards\")\n"
     "\n"
     "options:\n"
     "  --out DIR               output folder (default: out/<case file stem>)\n"
     "  --threads N             worker threads, N >= 1 (default: the OpenMP default)\n"
     "  --backend cpu|cuda      where packing ensembles run (default: cpu); cuda needs a device\n"
     "  --resume                continue the packing ensemble run in DIR from DIR/checkpoint.bin\n"
-    "                          (same case and backend); without it a checkpoint is overwritten\n"
+    "                          (same case, shard and backend)\n"
+    "  --force                 run into a folder that holds outputs (another case's, this case's\n"
+    "                          or an unfinished run's): removes the files granular writes, keeps\n"
+    "                          any others; without it such a folder is refused\n"
+    "  --packings FIRST:LAST   a shard: packings FIRST <= r < LAST of every Γ (packing_ensemble)\n"
     "  --checkpoint-interval S seconds of wall time between checkpoints of a packing ensemble\n"
     "                          run (default: 600; 0: none). Ctrl-C or SIGTERM also writes one\n"
     "                          and stops; the checkpoint is removed once summary.json is written\n"
@@ -63,12 +75,15 @@ struct UsageError {
 };
 
 struct Options {
-  std::string command;  // "run" or "validate"
+  std::string command;  // "run", "validate" or "merge"
   std::string case_path;
-  std::string out;  // empty: out/<stem>
-  int threads = 0;  // 0: OpenMP default
+  std::vector<std::string> shards;  // merge: the shards' folders
+  std::string out;                  // empty: out/<stem>
+  int threads = 0;                  // 0: OpenMP default
   std::string backend = "cpu";
-  bool resume = false;                 // continue from DIR/checkpoint.bin
+  bool resume = false;  // continue from DIR/checkpoint.bin
+  bool force = false;   // clear granular's files from DIR first
+  std::optional<granular::cases::PackingRange> packings;
   double checkpoint_interval = 600.0;  // [s] of wall time; 0: no checkpoints
   std::vector<std::string> sets;
 };
@@ -139,12 +154,37 @@ double parse_seconds(const std::string& text) {
   return s;
 }
 
+// "FIRST:LAST": packing numbers within a Γ, 0 <= FIRST < LAST (the case bounds LAST).
+granular::cases::PackingRange parse_packings(const std::string& text) {
+  const std::size_t colon = text.find(':');
+  const auto number = [&](const std::string& t) {
+    std::size_t used = 0;
+    long n = -1;
+    try {
+      n = std::stol(t, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    return used == t.size() && !t.empty() && t[0] != '-' && t[0] != '+' && n <= 1000000000
+               ? static_cast<int>(n)
+               : -1;
+  };
+  const int first = colon == std::string::npos ? -1 : number(text.substr(0, colon));
+  const int last = colon == std::string::npos ? -1 : number(text.substr(colon + 1));
+  if (first < 0 || last <= first)
+    throw UsageError{"--packings: expected FIRST:LAST with 0 <= FIRST < LAST, got " +
+                     granular::io::quoted(text)};
+  return {first, last};
+}
+
 Options parse_options(const std::vector<std::string>& args) {
   Options o;
   o.command = args.at(0);
-  if (o.command != "run" && o.command != "validate")
+  if (o.command != "run" && o.command != "validate" && o.command != "merge")
     throw UsageError{"unknown command " + granular::io::quoted(o.command)};
   const bool run = o.command == "run";
+  const bool merge = o.command == "merge";
+  const bool validate = o.command == "validate";
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     // "--key value" or "--key=value"
@@ -161,24 +201,30 @@ Options parse_options(const std::vector<std::string>& args) {
       return false;
     };
     std::string value;
-    if (take("--set", value)) {
+    if (!merge && take("--set", value)) {
       o.sets.push_back(value);
-    } else if (run && take("--out", value)) {
+    } else if ((run || merge) && take("--out", value)) {
       if (value.empty()) throw UsageError{"--out: missing value"};
       o.out = value;
     } else if (run && a == "--resume") {
       o.resume = true;
+    } else if ((run || merge) && a == "--force") {
+      o.force = true;
+    } else if (run && take("--packings", value)) {
+      o.packings = parse_packings(value);
     } else if (run && take("--checkpoint-interval", value)) {
       o.checkpoint_interval = parse_seconds(value);
-    } else if (run && take("--threads", value)) {
+    } else if ((run || validate) && take("--threads", value)) {
       o.threads = parse_threads(value);
-    } else if (run && take("--backend", value)) {
+    } else if ((run || validate) && take("--backend", value)) {
       if (value != "cpu" && value != "cuda") {
         throw UsageError{"--backend: expected cpu or cuda, got " + granular::io::quoted(value)};
       }
       o.backend = value;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError{"unknown option " + granular::io::quoted(a) + " for " + o.command};
+    } else if (merge) {
+      o.shards.push_back(a);
     } else if (o.case_path.empty()) {
       o.case_path = a;
     } else {
@@ -186,7 +232,14 @@ Options parse_options(const std::vector<std::string>& args) {
                        " (one case file per call)"};
     }
   }
+  if (merge) {
+    if (o.out.empty()) throw UsageError{"merge: missing --out DIR"};
+    if (o.shards.empty()) throw UsageError{"merge: missing SHARD_DIR"};
+    return o;
+  }
   if (o.case_path.empty()) throw UsageError{o.command + ": missing CASE.json"};
+  if (o.resume && o.force)
+    throw UsageError{"--force: starts afresh, --resume continues: choose one"};
   return o;
 }
 
@@ -195,6 +248,46 @@ int validate(const Options& o) {
   std::cout << o.case_path << ": valid " << lc.model << " case\n";
   for (const std::string& n : lc.notes) std::cout << "note: " << n << "\n";
   lc.spec->describe(std::cout);
+  granular::cases::RunContext ctx;
+  ctx.case_echo = lc.echo;
+  ctx.backend = o.backend;
+  ctx.threads = o.threads;
+  lc.spec->check_run(ctx);
+  lc.spec->estimate(ctx, std::cout);
+  return kSuccess;
+}
+
+// Clears granular's files from `out` (--force), saying which others it kept.
+void force_clear(const fs::path& out) {
+  const std::vector<std::string> kept = granular::cases::clear_output_folder(out);
+  if (!kept.empty())
+    std::cerr << "note: --force kept " << kept.size() << " file(s) granular did not write in "
+              << out.string() << " (" << granular::io::excerpt(kept.front()) << ", ...)\n";
+}
+
+int merge(const Options& o) {
+  const fs::path out(o.out);
+  std::vector<fs::path> shards;
+  std::error_code ec;
+  for (const std::string& s : o.shards) {
+    if (fs::exists(out, ec) && fs::exists(s, ec) && fs::equivalent(out, s, ec))
+      throw CaseError("", "--out " + granular::io::excerpt(o.out),
+                      "is the shard folder " + granular::io::quoted(s) + ": merge into another");
+    shards.emplace_back(s);
+  }
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw CaseError("", "--out " + granular::io::excerpt(out.string()),
+                    "exists and is not a directory");
+  granular::cases::merge_packing_shards(out, shards, std::cout, [&](const nlohmann::json& echo) {
+    granular::cases::check_output_folder(out, echo, std::nullopt, false, o.force);
+    try {
+      granular::io::check_writable_folder(out);
+    } catch (const granular::io::FileError& e) {
+      throw CaseError("", "", e.what());
+    }
+    if (o.force) force_clear(out);
+  });
+  std::cout << "outputs in " << out.string() << "\n";
   return kSuccess;
 }
 
@@ -213,18 +306,22 @@ int run(const Options& o) {
   ctx.backend = o.backend;
   ctx.threads = o.threads;
   ctx.resume = o.resume;
+  ctx.packings = o.packings;
   ctx.checkpoint_interval = o.checkpoint_interval;
   ctx.report = &std::cout;
   ctx.progress = &std::cerr;
   lc.spec->check_run(ctx);
   for (const std::string& n : lc.notes) std::cerr << "note: " << n << "\n";
 
-  // a folder that cannot take the outputs is found now, not after hours of computing
+  // a folder that holds another run's files, or cannot take the outputs, is found now, not
+  // after hours of computing
+  granular::cases::check_output_folder(out, lc.echo, o.packings, o.resume, o.force);
   try {
     granular::io::check_writable_folder(out);
   } catch (const granular::io::FileError& e) {
     throw CaseError("", "", e.what());
   }
+  if (o.force) force_clear(out);
 
   // a run that can stop stops within a slice with a checkpoint, so days of work survive
   if (lc.spec->stoppable()) {
@@ -279,6 +376,7 @@ int main(int argc, char** argv) {
     return kBadInput;
   }
   try {
+    if (o.command == "merge") return merge(o);
     return o.command == "run" ? run(o) : validate(o);
   } catch (const CaseError& e) {
     std::cerr << e.what() << "\n";

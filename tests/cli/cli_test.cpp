@@ -279,10 +279,14 @@ TEST_F(Cli, ResumeWithoutMatchingCheckpointIsBadInput) {
   EXPECT_EQ(folder.code, 2);
   EXPECT_EQ(folder.err, "o/checkpoint.bin: is a folder, not a checkpoint\n");
   const Result fresh = granular("run " + good + " --out o");
-  EXPECT_EQ(fresh.code, 1);
-  EXPECT_NE(fresh.err.find("o/checkpoint.bin: cannot remove what an earlier run left: "),
-            std::string::npos)
+  EXPECT_EQ(fresh.code, 2);
+  EXPECT_NE(fresh.err.find("--out o: holds an unfinished run of another case"), std::string::npos)
       << fresh.err;
+  const Result forced = granular("run " + good + " --out o --force");
+  EXPECT_EQ(forced.code, 1);
+  EXPECT_NE(forced.err.find("o/checkpoint.bin: cannot remove what an earlier run left: "),
+            std::string::npos)
+      << forced.err;
 
   // a bad interval is a usage error
   const Result bad = granular("run " + good + " --out o --checkpoint-interval -1");

@@ -79,7 +79,8 @@ TEST_F(ImpactHostile, BilliardLoaderAnswersAtOnce) {
 // Class 8: non-finite results were reported as ok (dimer) or as the time limit (prism).
 TEST_F(ImpactHostile, NonFiniteResultsSaySo) {
   for (const char* set : {"--set /contact/mu_i=1e200", "--set /dimer/aspect_ratio=1e200"}) {
-    ASSERT_EQ(granular("run", "dimer_fig8_ar39_mui008", std::string("--out d ") + set).code, 0);
+    ASSERT_EQ(granular("run", "dimer_fig8_ar39_mui008", std::string("--out d --force ") + set).code,
+              0);
     const nlohmann::json s = summary("d");
     EXPECT_EQ(s["status"], "non_finite") << set;
     EXPECT_TRUE(s["mean_drift"].is_null()) << set;
@@ -94,7 +95,7 @@ TEST_F(ImpactHostile, BilliardWithZeroRestitutionGoesOnInPersistentContact) {
        {"billiard_parabola_4p5hz", "billiard_parabola_5p4hz", "billiard_wedge_6p6hz",
         "billiard_hyperbola_4p5hz", "billiard_hyperbola_5p8hz"}) {
     ASSERT_EQ(granular("run", name,
-                       "--out b --set /impact/e=0 --set /run/collisions=100 --set "
+                       "--out b --force --set /impact/e=0 --set /run/collisions=100 --set "
                        "/run/t_end=5")
                   .code,
               0)
@@ -112,7 +113,7 @@ TEST_F(ImpactHostile, PendulumWithZeroRestitutionNeverMissesTheFloor) {
   for (const char* name : {"pendulum_mu0", "pendulum_mu015"}) {
     for (int psi1 : {120, 130, 140, 150, 160}) {
       const std::string set =
-          "--out q --set /obstacle/k=0 --set /run/t_end=3 --set /initial/psi1_deg=" +
+          "--out q --force --set /obstacle/k=0 --set /run/t_end=3 --set /initial/psi1_deg=" +
           std::to_string(psi1);
       ASSERT_EQ(granular("run", name, set).code, 0) << name << " " << psi1;
       const nlohmann::json s = summary("q");

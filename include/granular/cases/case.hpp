@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -31,19 +32,27 @@
 
 namespace granular::cases {
 
+// A shard of a packing ensemble: packings r in [first, last) of every Γ (granular run
+// --packings FIRST:LAST; docs/outputs.md, "Shards").
+struct PackingRange {
+  int first = 0;
+  int last = 0;
+};
+
 // How a run runs: where its outputs go and what the command line asked for.
 struct RunContext {
-  std::filesystem::path out_dir;       // exists and is writable (the CLI checked)
-  nlohmann::json case_echo;            // the case as run: overrides applied, defaults filled
-  std::string backend = "cpu";         // "cpu" or "cuda" (models that offer a choice)
-  int threads = 0;                     // CPU threads; <= 0: the OpenMP default
-  bool resume = false;                 // continue from the checkpoint in out_dir
-  double checkpoint_interval = 600.0;  // wall time between checkpoints [s]; 0: none
-  std::function<bool()> stop;          // asked during long runs: true stops with a checkpoint
-  double poll_interval_s = 0.5;        // how often a long run asks `stop` [s of wall time]
-  std::int64_t slice_steps = 0;        // tests: a fixed slice length instead (ensemble_run.hpp)
-  std::ostream* report = nullptr;      // the results' table (the CLI: stdout)
-  std::ostream* progress = nullptr;    // progress lines (the CLI: stderr)
+  std::filesystem::path out_dir;         // exists and is writable (the CLI checked)
+  nlohmann::json case_echo;              // the case as run: overrides applied, defaults filled
+  std::string backend = "cpu";           // "cpu" or "cuda" (models that offer a choice)
+  int threads = 0;                       // CPU threads; <= 0: the OpenMP default
+  bool resume = false;                   // continue from the checkpoint in out_dir
+  std::optional<PackingRange> packings;  // a shard only (packing_ensemble)
+  double checkpoint_interval = 600.0;    // wall time between checkpoints [s]; 0: none
+  std::function<bool()> stop;            // asked during long runs: true stops with a checkpoint
+  double poll_interval_s = 0.5;          // how often a long run asks `stop` [s of wall time]
+  std::int64_t slice_steps = 0;          // tests: a fixed slice length instead (ensemble_run.hpp)
+  std::ostream* report = nullptr;        // the results' table (the CLI: stdout)
+  std::ostream* progress = nullptr;      // progress lines (the CLI: stderr)
 };
 
 // How a run ended: its outputs are complete, or it stopped early and can resume.
@@ -55,8 +64,13 @@ class Case {
   // The quantities derived from the case, worth checking before a run (granular validate).
   virtual void describe(std::ostream& out) const = 0;
   // What the run needs besides the case, checked before anything is created: a checkpoint to
-  // resume, a backend. Throws io::CaseError. The default accepts only a fresh CPU run.
+  // resume, a backend, a shard. Throws io::CaseError. The default accepts only a fresh,
+  // whole CPU run.
   virtual void check_run(const RunContext& ctx) const;
+  // What a run of ctx would cost: its work and, from a short calibration run that writes
+  // nothing, the wall time on ctx.threads and ctx.backend (granular validate). The default
+  // prints that the model has no estimate.
+  virtual void estimate(const RunContext& ctx, std::ostream& out) const;
   // Runs the case and writes its outputs into ctx.out_dir, summary.json last and atomically.
   virtual RunEnd run(const RunContext& ctx) const = 0;
   // True when a run asks ctx.stop and can stop with a checkpoint (interrupt handling).

@@ -18,13 +18,17 @@
 #endif
 
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "granular/cases/case.hpp"
 #include "granular/md/ed/ensemble.hpp"
 #include "granular/md/ensemble_case.hpp"
+#include "granular/md/ensemble_run.hpp"
 
 namespace granular::cases {
 
@@ -41,8 +45,35 @@ double ensemble_output_bytes(const md::RunSteps& steps, int n_gamma, int packing
 // The checkpoint of an unfinished ensemble run in out_dir: out_dir/checkpoint.bin.
 std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir);
 
-// The fingerprint a checkpoint carries: the case as run, dumped.
-std::string case_fingerprint(const nlohmann::json& case_echo);
+// The fingerprint a checkpoint carries: the case as run, dumped, and the shard's packings.
+std::string case_fingerprint(const nlohmann::json& case_echo,
+                             const std::optional<PackingRange>& shard = std::nullopt);
+
+// Shards (docs/outputs.md, "Shards"): the packings r in [first, last) of every Γ of c, a case
+// with packings_per_gamma = last − first whose packing r' is packing first + r' of c (the same
+// parameters, radii and seed).
+md::EnsembleCase shard_ensemble(const md::EnsembleCase& c, const PackingRange& shard);
+
+// The index in the whole ensemble c of packing p of the shard (p itself without one).
+int whole_packing_index(const md::EnsembleCase& c, const std::optional<PackingRange>& shard, int p);
+
+// Joins the complete shards in `shard_dirs` (any order) into out_dir: the files a single run of
+// the whole case writes, byte for byte, except the run-dependent keys of summary.json (wall
+// times, rates, threads: docs/outputs.md). Prints the Γ table to `report`. Throws io::CaseError
+// naming the folder for shards of different cases or backends, gaps, overlaps and incomplete
+// shards, before anything is written; then calls before_writing with the case echo (the CLI
+// checks the output folder there).
+void merge_packing_shards(const std::filesystem::path& out_dir,
+                          const std::vector<std::filesystem::path>& shard_dirs,
+                          std::ostream& report,
+                          const std::function<void(const nlohmann::json&)>& before_writing);
+
+// The results of a finished run of c (packing indices in the whole ensemble): the Γ table and
+// the packings left out (ctx.report), disks.csv, then summary.json with the keys every run has,
+// `method_keys` and, per packing, `packing_keys` (empty, or one object per packing).
+void write_ensemble_results(const md::EnsembleCase& c, const md::EnsembleResult& r,
+                            const RunContext& ctx, const nlohmann::json& method_keys,
+                            const std::vector<nlohmann::json>& packing_keys);
 
 // Runs the ensemble in ctx (backend "cpu" with ctx.threads, or "cuda") and writes its outputs
 // into ctx.out_dir: the Γ table to *ctx.report, progress lines to *ctx.progress. Keeps
@@ -69,6 +100,8 @@ class PackingEnsemble : public Case {
   // MD: --resume needs this case's checkpoint, made on this backend, in the output folder;
   // --backend cuda needs a device. ED: the CPU, no --resume, no --checkpoint-interval.
   void check_run(const RunContext& ctx) const override;
+  // MD: the particle-steps and the wall time from a calibration run (ensemble_estimate.cpp)
+  void estimate(const RunContext& ctx, std::ostream& out) const override;
   RunEnd run(const RunContext& ctx) const override {
     return ed_ ? run_packing_ensemble_ed(c_, *ed_, ctx) : run_packing_ensemble(c_, ctx);
   }

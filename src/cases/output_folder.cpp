@@ -1,0 +1,119 @@
+// Output folders (include/granular/cases/output_folder.hpp, docs/outputs.md).
+#include "granular/cases/output_folder.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include "granular/cases/ensemble.hpp"
+#include "granular/io/checkpoint.hpp"
+#include "granular/io/file.hpp"
+#include "granular/io/json_reader.hpp"
+
+namespace granular::cases {
+
+namespace {
+
+namespace fs = std::filesystem;
+using io::CaseError;
+
+// The "shard" key a run of `shard` writes into its summary.json (null for a whole run).
+nlohmann::json shard_key(const std::optional<PackingRange>& shard) {
+  if (!shard) return nullptr;
+  return {{"packings", {shard->first, shard->last}}};
+}
+
+// What a folder holding a summary.json holds: this case's (and shard's) finished run, or
+// another's.
+bool same_run(const fs::path& summary_path, const nlohmann::json& case_echo,
+              const std::optional<PackingRange>& shard) {
+  std::ifstream in(summary_path);
+  const nlohmann::json s = nlohmann::json::parse(in, nullptr, false);
+  if (!s.is_object() || !s.contains("case")) return false;
+  return s["case"] == case_echo && s.value("shard", nlohmann::json()) == shard_key(shard);
+}
+
+}  // namespace
+
+bool is_run_output(const std::string& name) {
+  const std::string tmp = ".tmp";
+  if (name.size() > tmp.size() && name.compare(name.size() - tmp.size(), tmp.size(), tmp) == 0)
+    return is_run_output(name.substr(0, name.size() - tmp.size()));
+  if (name == "summary.json" || name == "checkpoint.bin" || name == "scan.csv") return true;
+  if (name.rfind("point_", 0) == 0 && name.size() > 6 &&
+      name.find_first_not_of("0123456789", 6) == std::string::npos)
+    return true;
+  for (const Model& m : models())
+    for (const io::TableSpec& t : m.tables())
+      if (t.file == name) return true;
+  return false;
+}
+
+void check_output_folder(const fs::path& dir, const nlohmann::json& case_echo,
+                         const std::optional<PackingRange>& shard, bool resume, bool force) {
+  std::error_code ec;
+  if (resume || force || !fs::is_directory(dir, ec)) return;
+  std::string outputs, other;  // the first of each found
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    std::string& first = is_run_output(name) ? outputs : other;
+    if (first.empty()) first = name;
+  }
+  if (ec) throw CaseError("", "--out " + io::excerpt(dir.string()), "cannot list: " + ec.message());
+  const auto refuse = [&](const std::string& what) {
+    throw CaseError("", "--out " + io::excerpt(dir.string()), what);
+  };
+  if (fs::exists(dir / "summary.json", ec)) {
+    if (same_run(dir / "summary.json", case_echo, shard))
+      refuse(
+          "holds this case's finished outputs (summary.json): --force runs it again and "
+          "replaces them");
+    refuse(
+        "holds the outputs of another case or shard (summary.json): choose another folder, "
+        "or --force replaces them");
+  }
+  const fs::path checkpoint = checkpoint_path(dir);
+  if (fs::exists(checkpoint, ec)) {
+    bool same = false;
+    try {
+      same =
+          io::read_checkpoint_header(checkpoint).fingerprint == case_fingerprint(case_echo, shard);
+    } catch (const std::runtime_error&) {
+      same = false;
+    }
+    if (same)
+      refuse(
+          "holds an unfinished run of this case (checkpoint.bin): --resume continues it, "
+          "--force starts afresh");
+    refuse(
+        "holds an unfinished run of another case or shard (checkpoint.bin): choose another "
+        "folder, or --force replaces it");
+  }
+  if (!outputs.empty())
+    refuse("holds the outputs of an unfinished run (" + outputs + "): --force replaces them");
+  if (!other.empty())
+    refuse("holds files granular did not write (" + io::excerpt(other) +
+           "): choose another folder, or --force writes beside them");
+}
+
+std::vector<std::string> clear_output_folder(const fs::path& dir) {
+  std::vector<std::string> kept;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return kept;
+  // listed first: removing while iterating may skip entries
+  const std::vector<fs::directory_entry> entries(fs::directory_iterator(dir), {});
+  for (const fs::directory_entry& e : entries) {
+    const std::string name = e.path().filename().string();
+    if (!is_run_output(name)) {
+      kept.push_back(name);
+    } else if (e.is_directory(ec)) {
+      // a scan's point: its run outputs go, and the folder with them unless something stays
+      for (const std::string& k : clear_output_folder(e.path())) kept.push_back(name + "/" + k);
+      fs::remove(e.path(), ec);
+    } else if (!fs::remove(e.path(), ec) || ec) {
+      throw io::FileError(e.path().string() + ": cannot remove: " + ec.message());
+    }
+  }
+  return kept;
+}
+
+}  // namespace granular::cases

@@ -1,0 +1,215 @@
+// Shards (docs/outputs.md, "Shards"): the demo case run whole and as shards (`granular run
+// --packings`), joined by `granular merge`, gives the same files byte for byte, apart from the
+// run-dependent keys of summary.json; merge refuses what cannot be joined; a shard resumes from
+// its checkpoint.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "granular/cases/case.hpp"
+#include "support/run_context.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Result {
+  int code;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const std::string demo = std::string(GRANULAR_SOURCE_DIR) + "/cases/demo_sweep.json";
+
+// The demo sweep made short: three Γ, 4 packings each, 0.2 s.
+const std::vector<std::string> short_demo = {"/drive/gamma=[0.6,2,8]", "/run/settle_time=0.05",
+                                             "/run/transient_time=0.05", "/run/measure_time=0.1"};
+
+std::string sets(const std::vector<std::string>& s) {
+  std::string a;
+  for (const std::string& x : s) a += " --set '" + x + "'";
+  return a;
+}
+
+// The keys of summary.json a run's timing and machine decide (docs/outputs.md).
+const char* const run_dependent[] = {"wall_time_s", "advance_time_s", "particle_steps_per_s",
+                                     "threads"};
+
+class Shard : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::temp_directory_path() / ("granular_shard_" + std::to_string(::getpid()) + "_" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Result granular(const std::string& args) const {
+    const fs::path err = dir_ / "stderr.txt";
+    const std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + args +
+                            " >/dev/null 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
+  }
+  Result run_demo(const std::string& out, const std::string& options) const {
+    return granular("run '" + demo + "' --out " + out + " " + options + sets(short_demo));
+  }
+
+  // A refused merge: exit 2, one line starting with `where`, saying `what`, and no output.
+  void expect_refused(const std::string& shards, const std::string& where,
+                      const std::string& what) const {
+    const Result r = granular("merge --out merged " + shards);
+    EXPECT_EQ(r.code, 2) << shards << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind(where, 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "merged")) << shards;
+  }
+
+  // Every file of `a` and `b` is the same, summary.json apart from its run-dependent keys.
+  void expect_same_outputs(const fs::path& a, const fs::path& b) const {
+    std::vector<std::string> names_a, names_b;
+    for (const auto& e : fs::directory_iterator(a)) names_a.push_back(e.path().filename());
+    for (const auto& e : fs::directory_iterator(b)) names_b.push_back(e.path().filename());
+    std::sort(names_a.begin(), names_a.end());
+    std::sort(names_b.begin(), names_b.end());
+    ASSERT_EQ(names_a, names_b);
+    EXPECT_EQ(names_a,
+              (std::vector<std::string>{"angles.csv", "disks.csv", "energy.csv", "summary.json"}));
+    for (const std::string& name : names_a) {
+      if (name == "summary.json") continue;
+      const std::string text = slurp(a / name);
+      EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 2) << name;
+      EXPECT_TRUE(text == slurp(b / name)) << name << " differs";
+    }
+    json sa = json::parse(slurp(a / "summary.json"));
+    json sb = json::parse(slurp(b / "summary.json"));
+    for (const char* key : run_dependent) {
+      EXPECT_TRUE(sa.contains(key) && sb.contains(key)) << key;
+      sa.erase(key);
+      sb.erase(key);
+    }
+    EXPECT_EQ(sa.dump(), sb.dump());
+    EXPECT_EQ(sa["packings"].size(), 12u);
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Shard, MergedShardsAreTheSingleRunBitwise) {
+  ASSERT_EQ(run_demo("whole", "--threads 2").code, 0);
+  // three shards of uneven sizes and thread counts, given to merge out of order
+  ASSERT_EQ(run_demo("s0", "--threads 1 --packings 0:1").code, 0);
+  ASSERT_EQ(run_demo("s1", "--threads 2 --packings 1:3").code, 0);
+  ASSERT_EQ(run_demo("s2", "--threads 1 --packings=3:4").code, 0);
+  const json s1 = json::parse(slurp(dir_ / "s1" / "summary.json"));
+  EXPECT_EQ(s1["shard"]["packings"], json::parse("[1, 3]"));
+  EXPECT_EQ(s1["packings"].size(), 6u);
+  EXPECT_EQ(s1["packings"][2]["index"], 5);  // Γ index 1, packing 1: 1 · 4 + 1
+
+  const Result merged = granular("merge --out merged s2 s0 s1");
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  expect_same_outputs(dir_ / "whole", dir_ / "merged");
+  // the run's cost adds up: the shards' wall times
+  double wall = 0.0;
+  for (const char* s : {"s0", "s1", "s2"})
+    wall += json::parse(slurp(dir_ / s / "summary.json"))["wall_time_s"].get<double>();
+  EXPECT_DOUBLE_EQ(json::parse(slurp(dir_ / "merged" / "summary.json"))["wall_time_s"], wall);
+}
+
+TEST_F(Shard, MergeRefusesWhatIsNotOneWholeRun) {
+  ASSERT_EQ(run_demo("s0", "--threads 2 --packings 0:2").code, 0);
+  ASSERT_EQ(run_demo("s1", "--threads 2 --packings 1:3").code, 0);
+  ASSERT_EQ(run_demo("s2", "--threads 2 --packings 3:4").code, 0);
+  ASSERT_EQ(granular("run '" + demo + "' --out other --threads 2 --packings 2:4" +
+                     sets(short_demo) + " --set /seed=2")
+                .code,
+            0);
+  expect_refused("s0 s2", "s2/summary.json: /shard/packings: ", "packings 2:3 are in no shard");
+  expect_refused("s0 s1 s2", "s1/summary.json: /shard/packings: ", "overlap");
+  expect_refused("s0", "s0/summary.json: /shard/packings: ", "packings 2:4 are in no shard");
+  expect_refused("s0 other", "other/summary.json: /case: ", "a different case");
+  // an unfinished shard: no summary.json
+  fs::create_directories(dir_ / "s3");
+  std::ofstream(dir_ / "s3" / "energy.csv") << "t\n";
+  expect_refused("s0 s3", "s3: ", "no summary.json");
+  // the output folder is not a shard's
+  const Result into_shard = granular("merge --out s0 s0 s2");
+  EXPECT_EQ(into_shard.code, 2);
+  EXPECT_NE(into_shard.err.find("--out s0: is the shard folder"), std::string::npos)
+      << into_shard.err;
+}
+
+TEST_F(Shard, PackingsOptionIsChecked) {
+  const Result range = run_demo("o", "--packings 2:5");
+  EXPECT_EQ(range.code, 2);
+  EXPECT_EQ(range.err,
+            "--packings 2:5: expected FIRST:LAST with 0 <= FIRST < LAST <= 4 "
+            "(packings_per_gamma)\n");
+  const Result text = run_demo("o", "--packings 3");
+  EXPECT_EQ(text.code, 2);
+  EXPECT_NE(text.err.find("--packings: expected FIRST:LAST"), std::string::npos) << text.err;
+  const Result other = granular("run '" + std::string(GRANULAR_SOURCE_DIR) +
+                                "/cases/collision_disk_wall.json' --out o --packings 0:1");
+  EXPECT_EQ(other.code, 2);
+  EXPECT_EQ(other.err, "--packings: only packing_ensemble runs split into shards\n");
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+// A shard stopped with a checkpoint and resumed is the shard run straight through; its
+// checkpoint resumes only the same shard.
+TEST_F(Shard, ResumedShardIsTheShardRunStraight) {
+  ASSERT_EQ(run_demo("straight", "--threads 2 --packings 1:3").code, 0);
+
+  const granular::cases::LoadedCase lc = granular::cases::load_case(demo, short_demo);
+  std::ostringstream quiet;
+  granular::cases::RunContext ctx =
+      granular::test::run_context(dir_ / "resumed", lc.echo, 2, quiet);
+  ctx.packings = granular::cases::PackingRange{1, 3};
+  ctx.slice_steps = 700;
+  int slices = 0;
+  ctx.stop = [&] { return ++slices == 5; };
+  fs::create_directories(ctx.out_dir);
+  ASSERT_EQ(lc.spec->run(ctx), granular::cases::RunEnd::interrupted);
+  ASSERT_TRUE(fs::exists(dir_ / "resumed" / "checkpoint.bin"));
+
+  const Result wrong = run_demo("resumed", "--threads 2 --packings 0:2 --resume");
+  EXPECT_EQ(wrong.code, 2);
+  EXPECT_NE(wrong.err.find("made by a different case or shard"), std::string::npos) << wrong.err;
+  const Result fresh = run_demo("resumed", "--threads 2 --packings 1:3");
+  EXPECT_EQ(fresh.code, 2);
+  EXPECT_NE(fresh.err.find("holds an unfinished run of this case (checkpoint.bin): --resume"),
+            std::string::npos)
+      << fresh.err;
+  const Result resumed = run_demo("resumed", "--threads 1 --packings 1:3 --resume");
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_FALSE(fs::exists(dir_ / "resumed" / "checkpoint.bin"));
+  for (const char* name : {"energy.csv", "angles.csv", "disks.csv"})
+    EXPECT_TRUE(slurp(dir_ / "straight" / name) == slurp(dir_ / "resumed" / name)) << name;
+  json a = json::parse(slurp(dir_ / "straight" / "summary.json"));
+  json b = json::parse(slurp(dir_ / "resumed" / "summary.json"));
+  for (const char* key : run_dependent) {
+    a.erase(key);
+    b.erase(key);
+  }
+  EXPECT_EQ(a.dump(), b.dump());
+}
+
+}  // namespace
