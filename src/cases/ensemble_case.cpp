@@ -417,7 +417,7 @@ void PackingEnsemble::check_run(const RunContext& ctx) const {
     throw CaseError("", "--backend cuda",
                     "no CUDA device is available: " + md::cuda_unavailable_reason());
   if (!ctx.resume) return;
-  // a checkpoint of this case, made on this backend, in the output folder
+  // a checkpoint of this case (made on any backend) in the output folder
   const std::filesystem::path path = checkpoint_path(ctx.out_dir);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
@@ -432,9 +432,6 @@ void PackingEnsemble::check_run(const RunContext& ctx) const {
     throw CaseError(path.string(), "",
                     "made by a different case or shard (its case echo or --packings differs; "
                     "run with --force instead of --resume to start afresh)");
-  if (h.backend != ctx.backend)
-    throw CaseError(path.string(), "",
-                    "made by the " + h.backend + " backend; resume with --backend " + h.backend);
 }
 
 }  // namespace granular::cases

@@ -244,18 +244,19 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   const std::filesystem::path checkpoint = checkpoint_path(out_dir);
   const std::string fingerprint = case_fingerprint(case_echo, ctx.packings);
 
-  // resume: the checkpoint of this case on this backend (another backend is not bitwise the
-  // same); a fresh run first removes what an earlier run left, so that a stale checkpoint or
-  // summary never sits next to new CSVs
+  // resume: the checkpoint of this case, made on any backend (the state is the same arrays
+  // everywhere; the run continues bitwise where the backends agree bitwise); a fresh run first
+  // removes what an earlier run left, so that a stale checkpoint or summary never sits next to
+  // new CSVs
   std::optional<io::EnsembleCheckpoint> resume;
   if (ctx.resume) {
     resume = io::read_checkpoint(checkpoint, m, fingerprint);
-    if (resume->header.backend != backend->name()) {
-      throw std::runtime_error(checkpoint.string() + ": made by the " + resume->header.backend +
-                               " backend; resume with --backend " + resume->header.backend);
-    }
     progress << "resuming from " << checkpoint.string()
-             << " at t = " << format_value("%.6g", resume->point.state.time(m)) << " s\n";
+             << " at t = " << format_value("%.6g", resume->point.state.time(m)) << " s";
+    if (resume->header.backend != backend->name())
+      progress << " (made by the " << resume->header.backend << " backend, continued on "
+               << backend->name() << ")";
+    progress << "\n";
   } else {
     for (const std::filesystem::path& old : {checkpoint, out_dir / "summary.json"}) {
       std::error_code ec;

@@ -236,6 +236,38 @@ TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   EXPECT_FALSE(fs::exists(cases::checkpoint_path(dir)));
 }
 
+// A checkpoint written by another backend (here relabelled "cuda": the state arrays are the
+// same on every backend) continues on the CPU to the uninterrupted run's outputs.
+TEST(Checkpoint, ACheckpointOfAnotherBackendResumes) {
+  const EnsembleCase c = tiny_case();
+  const nlohmann::json echo = {{"model", "packing_ensemble"}, {"seed", 8}};
+  std::ostringstream progress;
+  const fs::path straight = scratch("backend_straight");
+  ASSERT_EQ(cases::run_packing_ensemble(c, test::run_context(straight, echo, 2, progress)),
+            cases::RunEnd::complete);
+  const fs::path dir = scratch("backend_resumed");
+  cases::RunContext control = test::run_context(dir, echo, 2, progress);
+  int taken = 0;
+  control.slice_steps = 1000;
+  control.stop = [&] { return ++taken >= 9; };
+  ASSERT_EQ(cases::run_packing_ensemble(c, control), cases::RunEnd::interrupted);
+  const fs::path path = cases::checkpoint_path(dir);
+  const std::string fingerprint = cases::case_fingerprint(echo, std::nullopt);
+  io::EnsembleCheckpoint cp = read_checkpoint(path, c.model, fingerprint);
+  ASSERT_EQ(cp.header.backend, "cpu");
+  cp.header.backend = "cuda";
+  write_checkpoint(path, cp.header, cp.point.state, cp.point.rotation);
+
+  cases::RunContext resume = test::run_context(dir, echo, 1, progress);
+  resume.resume = true;
+  ASSERT_EQ(cases::run_packing_ensemble(c, resume), cases::RunEnd::complete);
+  EXPECT_NE(progress.str().find("made by the cuda backend, continued on cpu"), std::string::npos)
+      << progress.str();
+  for (const char* name : {"energy.csv", "angles.csv", "disks.csv"}) {
+    EXPECT_EQ(slurp(dir / name), slurp(straight / name)) << name;
+  }
+}
+
 TEST(Checkpoint, FreshRunRemovesAnOldCheckpoint) {
   const EnsembleCase c = tiny_case();
   const fs::path dir = scratch("fresh");

@@ -3,7 +3,7 @@
 // one bitwise. md::run_ensemble hands out the pieces after a slice; its caller writes them with
 // write_checkpoint and reads them back with read_checkpoint.
 //
-// File format (host byte order, version 3), written atomically (temporary file, fsync, rename):
+// File format (host byte order, version 4), written atomically (temporary file, fsync, rename):
 //   magic "GRANCKPT", u32 version, u32 sizes of double, ContactSlot, CellGrid and RotationStats
 //   string case fingerprint, string backend name, u64 count of streamed files, then per file
 //   its name (string) and its size (u64)
