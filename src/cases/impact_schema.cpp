@@ -2,6 +2,8 @@
 #include "granular/cases/impact_schema.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <ostream>
 
 #include "granular/cases/run_limits.hpp"
 #include "granular/io/output.hpp"
@@ -105,6 +107,22 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
     o.zeno.window = zeno.number_or("window", d.base.zeno.window, Bound::positive);
   }
   return o;
+}
+
+void report_progress(impact::DriverOptions& o, std::ostream* progress, const std::string& model) {
+  if (!progress) return;
+  const double t_end = o.t_end;
+  const auto start = std::chrono::steady_clock::now();
+  o.on_progress = [progress, model, t_end, start](double t, long long events) {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    *progress << model << ": ";
+    if (t_end < 1e299) {
+      *progress << "t = " << io::format_value("%.6g", t) << " s ("
+                << io::format_value("%.3g", 100.0 * t / t_end) << "% of t_end), ";
+    }
+    *progress << events << " events, " << io::format_value("%.3g", elapsed) << " s\n";
+  };
 }
 
 }  // namespace granular::cases

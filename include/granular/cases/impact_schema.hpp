@@ -54,6 +54,10 @@ struct ImpactDefaults {
 impact::DriverOptions parse_driver_options(const io::JsonObject& root, const ImpactDefaults& d);
 
 // Refuses keys of earlier versions: "<file>: <pointer>/<old>: renamed: use <new pointer>".
+// Sets o.on_progress to print "<model>: t = … s (…% of t_end), … events, … s" on `progress`
+// (the share of t_end only where t_end is a real limit); nothing when progress is null.
+void report_progress(impact::DriverOptions& o, std::ostream* progress, const std::string& model);
+
 // The shared groups' renames are checked by parse_driver_options; a model passes its own.
 void reject_renamed(const io::JsonObject& where,
                     const std::vector<std::pair<std::string, std::string>>& old_to_new);

@@ -22,6 +22,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -88,6 +89,9 @@ struct DriverOptions {
   double sample_interval = 0.0;               // Δ of the grid [s]; 0: no rows
   long long max_events = 10'000'000;          // events applied before event_limit
   ZenoGuard zeno;                             // thresholds of the accumulation test
+  // told (t, events so far) about every progress_interval_s of wall time; may be empty
+  std::function<void(double, long long)> on_progress;
+  double progress_interval_s = 5.0;
 };
 
 // What the model may use of the driver during a transition.
@@ -145,8 +149,21 @@ RunOutcome run_hybrid(HybridModel<Kind>& model, double t0, State y0, const Drive
                     : std::numeric_limits<double>::infinity();
   };
 
+  // the wall clock is read every 1024 turns of the loop, a negligible cost
+  using clock = std::chrono::steady_clock;
+  auto last_report = clock::now();
+  long long turns = 0;
+  const auto report = [&]() {
+    if (!o.on_progress || (++turns & 1023) != 0) return;
+    const auto now = clock::now();
+    if (std::chrono::duration<double>(now - last_report).count() < o.progress_interval_s) return;
+    last_report = now;
+    o.on_progress(t, ctx.events);
+  };
+
   std::optional<Stop> stop = model.start(t, y, ctx);
   while (!stop) {
+    report();
     if (sampling && t >= std::min(grid(), o.t_end)) {
       model.sample(t, y);
       while (grid() <= t) ++next_row;

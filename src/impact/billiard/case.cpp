@@ -294,7 +294,9 @@ nlohmann::json tail_stats(const BilliardResult& r, std::size_t n, double Billiar
 
 void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
                             std::ostream& progress) const {
-  const BilliardResult r = run_billiard(model, initial);
+  BilliardModel m = model;
+  report_progress(m.driver, &progress, "billiard");
+  const BilliardResult r = run_billiard(m, initial);
   progress << "billiard: " << r.collisions.size() << " collisions in " << fmt("%.6g", r.t_end)
            << " s, status " << run_status_name(r.status)
            << (r.reason.empty() ? "" : " (" + r.reason + ")") << " (" << r.ceiling_hits

@@ -216,7 +216,9 @@ class DimerCase : public Case {
       run_sweep(case_echo, out_dir, progress);
       return;
     }
-    const DimerRun r = run_dimer(p_, dimer_initial_state(p_, h0_, theta0_), o_);
+    DimerRunOptions o = o_;
+    report_progress(o.driver, &progress, "dimer");
+    const DimerRun r = run_dimer(p_, dimer_initial_state(p_, h0_, theta0_), o);
     report(r, progress);
     io::write_file_atomic(out_dir / "dimer.csv", series_csv(r));
     io::write_file_atomic(out_dir / "impacts.csv", impacts_csv(r));

@@ -94,7 +94,9 @@ class PendulumCase : public Case {
 
   void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
                  std::ostream& progress) const {
-    const PendulumRun r = run_pendulum(p_, y0_, o_);
+    PendulumRunOptions o = o_;
+    report_progress(o.driver, &progress, "pendulum");
+    const PendulumRun r = run_pendulum(p_, y0_, o);
 
     // a short table of the impacts
     progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, "

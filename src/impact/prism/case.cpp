@@ -162,7 +162,9 @@ class PrismCase : public Case {
 
   void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
                  std::ostream& progress) const {
-    const PrismRunResult r = run_prism(p_, o_);
+    PrismRunOptions o = o_;
+    report_progress(o.driver, &progress, "prism");
+    const PrismRunResult r = run_prism(p_, o);
     const Derived d = derive(p_, o_);
     const double b = p_.geometry.face_width;
 

@@ -81,7 +81,9 @@ class WedgeCase : public Case {
   RunEnd run(const RunContext& ctx) const override {
     WedgeParams p = p_;
     if (wall_) p.table = wall_table(*wall_);
-    const WedgeRun r = run_wedge(p, o_);
+    WedgeRunOptions o = o_;
+    report_progress(o.driver, ctx.progress, "wedge");
+    const WedgeRun r = run_wedge(p, o);
     const double omega_bar = r.mean_rotation * wall_speed_ / radius_;
     if (ctx.progress)
       *ctx.progress << "wedge: " << r.collisions << " collisions (" << r.rejections
