@@ -38,6 +38,7 @@ test: build
 run: deps-run build
 	@$(BUILD)/granular run cases/demo_sweep.json --out $(DEMO_OUT) --force
 	@/usr/bin/python3 tools/plot_sweep.py $(DEMO_OUT)
+	@/usr/bin/python3 tools/render_packing.py $(DEMO_OUT)/snapshots/packing_0.pvd $(DEMO_OUT)/packing.png
 
 bench: deps-bench build
 	@python3 bench/run_bench.py --build $(BUILD)

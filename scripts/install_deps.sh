@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages granular needs that are missing; does nothing when all are there.
-#   scripts/install_deps.sh          build and test dependencies
+#   scripts/install_deps.sh          build and test dependencies (the snapshot tests' readers too)
 #   scripts/install_deps.sh --run    also what `make run` needs to plot (matplotlib)
 #   scripts/install_deps.sh --bench  also what `make bench` needs (LAMMPS, python3)
 #   scripts/install_deps.sh --sanitize  also clang and its sanitizer and libFuzzer runtimes
 set -euo pipefail
 
-packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev)
+# python3-vtk9 and lammps: the snapshot tests read the files back with VTK's and LAMMPS' readers
+packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev
+  python3-vtk9 lammps)
 if [[ "${1:-}" == "--run" ]]; then
   packages+=(python3-matplotlib)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3 lammps)
+  packages+=(python3)
 fi
 if [[ "${1:-}" == "--sanitize" ]]; then
   packages+=(clang libclang-rt-14-dev)

@@ -206,12 +206,123 @@ void check_ed_case(const JsonObject& root, const md::EnsembleCase& c, int disks_
                                     ": sample less often");
 }
 
+// A list of indices below `count`, ascending and without repeats, or "all".
+std::vector<int> read_indices(const JsonObject& o, const std::string& key, int count,
+                              const std::string& of) {
+  nlohmann::json& v = o.value(key);
+  std::vector<int> out;
+  if (v.is_string() && v.get<std::string>() == "all") {
+    for (int k = 0; k < count; ++k) out.push_back(k);
+    return out;
+  }
+  if (!v.is_array() || v.empty())
+    o.fail(key, "must be \"all\" or a non-empty array of indices of " + of);
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const std::string ptr = o.pointer_of(key) + "/" + std::to_string(k);
+    const long long index = io::as_integer(v[k], o.file(), ptr, 0);
+    if (index >= count)
+      throw CaseError(o.file(), ptr,
+                      std::to_string(index) + " is not an index of " + of + " (0 to " +
+                          std::to_string(count - 1) + ")");
+    if (!out.empty() && index <= out.back())
+      throw CaseError(o.file(), ptr, "indices must be ascending, without repeats");
+    out.push_back(static_cast<int>(index));
+  }
+  return out;
+}
+
+// "snapshots/start" as a number [s]: the first chunk end after start − half a chunk, the one
+// nearest `start` (a phase ends at a whole step, up to a step away from its time).
+template <class TimeAt>
+std::int64_t first_chunk_from(const JsonObject& snap, TimeAt time_at, std::int64_t chunks,
+                              double chunk_time, double t0) {
+  const double start = snap.number_or("start", t0);
+  std::int64_t lo = 0, hi = chunks + 1;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (time_at(mid) >= start - 0.5 * chunk_time) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  if (lo > chunks)
+    snap.fail("start", format_number(start) + " s is after the run's end at t = " +
+                           format_number(time_at(chunks)) + " s");
+  return lo;
+}
+
+// "snapshots" (MD): which packings, from when, how often, in which formats; the frames fall on
+// chunk ends, so the interval is snapped to a whole number of sample intervals.
+SnapshotPlan read_snapshots(const JsonObject& root, const md::EnsembleCase& c,
+                            int disks_per_packing, std::vector<std::string>& notes) {
+  SnapshotPlan plan;
+  if (!root.has("snapshots")) return plan;
+  nlohmann::json& json = root.value("snapshots");
+  const JsonObject snap(json, root.file(), root.pointer_of("snapshots"));
+  snap.allow_only({"gammas", "packings", "interval", "start", "formats"});
+  if (!snap.has("gammas")) json["gammas"] = "all";
+  if (!snap.has("packings")) json["packings"] = nlohmann::json::array({0});
+  if (!snap.has("formats")) json["formats"] = {"lammps", "vtk"};
+  const int n_gamma = static_cast<int>(c.gamma_values.size());
+  const std::vector<int> gammas = read_indices(snap, "gammas", n_gamma, "gamma_values");
+  const std::vector<int> packings =
+      read_indices(snap, "packings", c.packings_per_gamma, "the packings of a Γ");
+  for (int g : gammas)
+    for (int r : packings) plan.packings.push_back(g * c.packings_per_gamma + r);
+
+  const nlohmann::json& formats = snap.value("formats");
+  if (!formats.is_array() || formats.empty())
+    snap.fail("formats", "must be a non-empty array of \"lammps\", \"vtk\"");
+  for (std::size_t k = 0; k < formats.size(); ++k) {
+    const std::string ptr = snap.pointer_of("formats") + "/" + std::to_string(k);
+    const std::string name = formats[k].is_string() ? formats[k].get<std::string>() : "";
+    bool& on = name == "lammps" ? plan.lammps : plan.vtk;
+    if (name != "lammps" && name != "vtk")
+      throw CaseError(snap.file(), ptr, "unknown format (expected one of: lammps, vtk)");
+    if (on) throw CaseError(snap.file(), ptr, "\"" + name + "\" is listed twice");
+    on = true;
+  }
+
+  // the interval in whole chunks, and the first chunk end at or after `start`
+  const md::RunSteps steps = md::plan_run(c.schedule, c.model.dt).steps;
+  const double chunk_time = static_cast<double>(steps.sample_steps) * c.model.dt;
+  const double interval = snap.number_or("interval", chunk_time, Bound::positive);
+  const double chunks = std::max(1.0, std::round(interval / chunk_time));
+  if (!(chunks <= static_cast<double>(steps.chunks()) + 1.0))
+    snap.fail("interval", format_number(interval) + " s is longer than the run");
+  plan.every_chunks = static_cast<std::int64_t>(chunks);
+  if (std::fabs(chunks * chunk_time - interval) > 1e-9 * interval)
+    notes.push_back("snapshots/interval " + format_number(interval) + " s is taken as " +
+                    format_number(chunks * chunk_time) + " s, " + format_number(chunks) +
+                    " sample interval(s): frames fall on chunk ends");
+  const double t0 = -c.schedule.settle_time;
+  const auto time_at = [&](std::int64_t k) {
+    return t0 + static_cast<double>(steps.chunk_end_step(k)) * c.model.dt;
+  };
+  // "end": the final state only, however long the run
+  if (snap.has("start") && snap.value("start") == "end") {
+    plan.first_chunk = steps.chunks();
+  } else {
+    plan.first_chunk = first_chunk_from(snap, time_at, steps.chunks(), chunk_time, t0);
+  }
+
+  // the snapshots and the CSVs together within the output bound
+  const double csv = ensemble_output_bytes(steps, n_gamma, c.packings_per_gamma, disks_per_packing);
+  const double bytes = snapshot_bytes(plan, steps.chunks(), disks_per_packing, c.model.neighbor, 0);
+  if (csv + bytes > max_output_bytes)
+    snap.fail("interval", "the snapshots would write about " + format_number(bytes, 2) +
+                              " bytes, with the CSVs more than " + format_number(max_output_bytes) +
+                              ": take frames less often");
+  return plan;
+}
+
 }  // namespace
 
 std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
                                             std::vector<std::string>& notes) {
   root.allow_only({"model", "description", "seed", "method", "ed", "packing", "gravity", "contact",
-                   "drive", "ensemble", "integrator", "neighbor", "run"});
+                   "drive", "ensemble", "integrator", "neighbor", "run", "snapshots"});
   md::EnsembleCase c;
   if (root.has("description")) root.string("description");
   const std::uint64_t seed = root.unsigned_or("seed", 1);
@@ -283,10 +394,13 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
                               " Hz gives a drive amplitude A = Γ g / ω² beyond a double");
   }
 
+  SnapshotPlan snapshots;
   if (event_driven) {
+    root.forbid("snapshots", "is written by the MD method only");
     check_ed_case(root, c, static_cast<int>(disks_per_packing), notes);
   } else {
     check_md_case(root, c, species, box_width, disk_disk, disk_wall);
+    snapshots = read_snapshots(root, c, static_cast<int>(disks_per_packing), notes);
   }
 
   std::vector<double> radii;
@@ -308,7 +422,7 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
     }
   }
 
-  return std::make_unique<PackingEnsemble>(std::move(c), ed);
+  return std::make_unique<PackingEnsemble>(std::move(c), ed, std::move(snapshots));
 }
 
 void PackingEnsemble::describe(std::ostream& out) const {
@@ -385,6 +499,20 @@ void PackingEnsemble::describe(std::ostream& out) const {
   const double memory = md::ensemble_memory_bytes(m.n_disks(), 0.0, m.neighbor);
   out << "size: about " << format_value("%.3g", memory / 1e6) << " MB of memory, at most "
       << format_value("%.3g", csv / 1e6) << " MB of CSV\n";
+  if (!snapshots_.packings.empty()) {
+    const std::int64_t frames = snapshots_.frames(plan.chunks());
+    const double first =
+        -s.settle_time + static_cast<double>(plan.chunk_end_step(snapshots_.first_chunk)) * m.dt;
+    out << "snapshots: " << snapshots_.packings.size() << " packing(s), " << frames
+        << " frame(s) each from t = " << format_value("%.6g", first) << " s every "
+        << format_value("%.6g",
+                        static_cast<double>(snapshots_.every_chunks * plan.sample_steps) * m.dt)
+        << " s, at most "
+        << format_value(
+               "%.3g",
+               snapshot_bytes(snapshots_, plan.chunks(), disks, m.neighbor, m.wall_bodies) / 1e6)
+        << " MB\n";
+  }
 }
 
 void PackingEnsemble::check_run(const RunContext& ctx) const {

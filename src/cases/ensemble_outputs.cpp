@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -23,9 +24,11 @@
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/snapshot.hpp"
 #include "granular/io/table.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/ensemble_run.hpp"
+#include "granular/md/frame.hpp"
 
 namespace granular::cases {
 
@@ -210,6 +213,20 @@ double ensemble_output_bytes(const md::RunSteps& steps, int n_gamma, int packing
   return energy + angles + packings * disks_per_packing * disk_row;
 }
 
+double snapshot_bytes(const SnapshotPlan& plan, std::int64_t chunks, int disks_per_packing,
+                      const md::NeighborParams& neighbor, int wall_bodies) {
+  // per disk: a LAMMPS line of 9 round-trip numbers and two integers; a VTK point with its five
+  // point-data arrays (10 doubles), and each of its contacts as a line with its cell data and,
+  // for walls, a point of its own (16 doubles); headers and collection entries per frame
+  const double lammps = 9 * 25 + 2 * 12;
+  const double contacts = neighbor.max_contacts + md::n_walls + wall_bodies;
+  const double vtk = 10 * 8 + contacts * 16 * 8;
+  const double per_disk = (plan.lammps ? lammps : 0.0) + (plan.vtk ? vtk : 0.0);
+  const double per_frame = 4096.0 + per_disk * disks_per_packing;
+  return static_cast<double>(plan.frames(chunks)) * static_cast<double>(plan.packings.size()) *
+         per_frame;
+}
+
 std::filesystem::path checkpoint_path(const std::filesystem::path& out_dir) {
   return out_dir / "checkpoint.bin";
 }
@@ -228,7 +245,8 @@ int whole_packing_index(const md::EnsembleCase& c, const std::optional<PackingRa
   return p / n * c.packings_per_gamma + shard->first + p % n;
 }
 
-RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
+RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
+                            const SnapshotPlan& snapshots) {
   const nlohmann::json& case_echo = ctx.case_echo;
   const std::filesystem::path& out_dir = ctx.out_dir;
   const int threads = ctx.threads;
@@ -266,18 +284,40 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
     }
   }
   // a resumed stream is cut back to the size its checkpoint recorded under its name
-  const auto keep = [&](const io::TableSpec& t) -> std::optional<std::uint64_t> {
+  const auto keep = [&](const std::string& name) -> std::optional<std::uint64_t> {
     if (!resume) return std::nullopt;
     for (const io::StreamSize& st : resume->header.streams)
-      if (st.name == t.file) return st.bytes;
+      if (st.name == name) return st.bytes;
     throw std::runtime_error(checkpoint.string() + ": damaged checkpoint (no size recorded for " +
-                             t.file + ")");
+                             name + ")");
   };
 
   // energy.csv: every packing at every chunk
-  io::TableStream energy_csv(out_dir, energy_table(), keep(energy_table()));
+  io::TableStream energy_csv(out_dir, energy_table(), keep(energy_table().file));
   // angles.csv: θ of the first packing of every Γ only (all packings would be too large)
-  io::TableStream angles_csv(out_dir, angles_table(), keep(angles_table()));
+  io::TableStream angles_csv(out_dir, angles_table(), keep(angles_table().file));
+
+  // snapshots/: a dump and a VTK series per packing asked for, named in the checkpoint by their
+  // path in the output folder
+  std::vector<std::unique_ptr<io::LammpsDump>> dumps;
+  std::vector<std::unique_ptr<io::VtkSeries>> series;
+  if (!snapshots.packings.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir / "snapshots", ec);
+    if (ec)
+      throw FileError((out_dir / "snapshots").string() +
+                      ": cannot create the folder: " + ec.message());
+  }
+  for (int p : snapshots.packings) {
+    const std::string stem = "packing_" + std::to_string(p);
+    if (snapshots.lammps) {
+      const std::string name = "snapshots/" + stem + ".lammpstrj";
+      dumps.push_back(std::make_unique<io::LammpsDump>(out_dir / name, keep(name)));
+    }
+    if (snapshots.vtk)
+      series.push_back(std::make_unique<io::VtkSeries>(out_dir / "snapshots", stem,
+                                                       keep("snapshots/" + stem + ".pvd")));
+  }
 
   md::EnsembleObserver observer;
   observer.on_energy = [&](double t, md::RunPhase, const std::vector<md::PackingEnergy>& e) {
@@ -299,6 +339,16 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
       }
     }
     angles_csv.flush();
+  };
+  observer.on_chunk = [&](std::int64_t chunk, const md::EnsembleModel& model,
+                          const md::EnsembleState& s) {
+    if (!snapshots.takes(chunk)) return;
+    for (std::size_t k = 0; k < snapshots.packings.size(); ++k) {
+      const md::PackingFrame frame = md::packing_frame(model, s, snapshots.packings[k]);
+      if (snapshots.lammps) dumps[k]->frame(frame);
+      if (snapshots.vtk) series[k]->frame(frame);
+    }
+    for (auto& dump : dumps) dump->bytes();  // handed to the OS, as the CSVs are
   };
 
   // checkpoints: the CSVs are flushed first, so the sizes recorded cover every row written
@@ -327,17 +377,23 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx) {
   };
   options.on_checkpoint = [&](const md::RunPosition& position, const md::EnsembleState& s,
                               const std::vector<md::RotationStats>& rotation) {
-    const io::CheckpointHeader header{
+    io::CheckpointHeader header{
         fingerprint,
         backend->name(),
         {{energy_csv.name(), energy_csv.bytes()}, {angles_csv.name(), angles_csv.bytes()}},
         position};
+    for (std::size_t k = 0; k < snapshots.packings.size(); ++k) {
+      const std::string stem = "snapshots/packing_" + std::to_string(snapshots.packings[k]);
+      if (snapshots.lammps) header.streams.push_back({stem + ".lammpstrj", dumps[k]->bytes()});
+      if (snapshots.vtk) header.streams.push_back({stem + ".pvd", series[k]->bytes()});
+    }
     io::write_checkpoint(checkpoint, header, s, rotation);
   };
 
   md::EnsembleResult r = md::run_ensemble(run_case, *backend, observer, options);
   energy_csv.close();
   angles_csv.close();
+  for (auto& dump : dumps) dump->close();
   if (!r.complete) {
     const double t = -c.schedule.settle_time + static_cast<double>(r.steps) * r.dt;
     progress << "stopped at t = " << format_value("%.6g", t) << " s; checkpoint in "

@@ -76,14 +76,14 @@ void check_row_end(const std::filesystem::path& path, std::uint64_t keep) {
   }
 }
 
+}  // namespace
+
 OutputFile open_stream(const std::filesystem::path& path, std::optional<std::uint64_t> keep) {
   if (!keep) return OutputFile(path, OutputFile::Mode::create);
   check_row_end(path, *keep);
   truncate_file(path, *keep);
   return OutputFile(path, OutputFile::Mode::append);
 }
-
-}  // namespace
 
 TableStream::TableStream(const std::filesystem::path& dir, const TableSpec& spec,
                          std::optional<std::uint64_t> keep)

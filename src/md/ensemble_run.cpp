@@ -297,8 +297,24 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
     sample_rotation(m, s, result.rotation);
     if (observer.on_sample) observer.on_sample(s.time(m), m, s);
   };
+  // chunk ends reached so far (a phase's last chunk may be shorter); a checkpoint inside a
+  // chunk has not reached its end
+  std::int64_t chunks_done = 0;
+  if (resume) {
+    const RunPosition& pos = resume->position;
+    const auto up = [&](std::int64_t n) { return (n + chunk - 1) / chunk; };
+    for (int k = 0; k < pos.phase; ++k) chunks_done += up(phases[k].steps);
+    const std::int64_t taken = phases[pos.phase].steps - pos.phase_steps_left;
+    chunks_done += pos.phase_steps_left == 0 ? up(taken) : taken / chunk;
+  }
+  const auto observe_chunk = [&]() {
+    if (observer.on_chunk) observer.on_chunk(chunks_done, m, s);
+  };
   // a resumed run made these calls before its checkpoint
-  if (!resume) observe_energy(RunPhase::settle);
+  if (!resume) {
+    observe_energy(RunPhase::settle);
+    observe_chunk();
+  }
 
   // advance chunk by chunk through the phases, from the checkpoint's position when resuming.
   // A chunk is taken in slices of about options.poll_interval_s of wall time, so that a stop
@@ -335,7 +351,9 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
       left -= steps;
       done += steps;
       if (chunk_ends) {
+        ++chunks_done;
         observe_energy(ph.phase);
+        observe_chunk();
         if (ph.phase == RunPhase::measure) observe_sample();
       }
       reporter.update(ph.phase, s.time(m), done, result.particle_steps, result.advance_time_s,

@@ -22,9 +22,21 @@ const ContactSlot* disk_slot(const EnsembleModel& m, const EnsembleState& s, int
   return nullptr;
 }
 
-// Evaluates disk i's contact with wall w on a copy of its history; false when open.
-bool wall_contact_of(const EnsembleModel& m, const EnsembleState& s, int p, int i, int w,
-                     ContactResult& out) {
+}  // namespace
+
+bool disk_pair_contact(const EnsembleModel& m, const EnsembleState& s, int p, int i, int j,
+                       ContactResult& out) {
+  const DiskKinematics a = kinematics_of(m, s, i);
+  const DiskKinematics b = kinematics_of(m, s, j);
+  if (pair_overlap(a, b) <= 0.0) return false;
+  const ContactSlot* slot = disk_slot(m, s, i, j);
+  SkinHistory h = slot ? slot->skin : SkinHistory{};
+  out = disk_disk_contact(m.packings[p].disk_disk, a, b, slot == nullptr, h);
+  return true;
+}
+
+bool box_wall_contact(const EnsembleModel& m, const EnsembleState& s, int p, int i, int w,
+                      ContactResult& out) {
   const PackingParams& pp = m.packings[p];
   if ((pp.box_walls & (1u << w)) == 0) return false;
   const DiskKinematics a = kinematics_of(m, s, i);
@@ -36,7 +48,21 @@ bool wall_contact_of(const EnsembleModel& m, const EnsembleState& s, int p, int 
   return true;
 }
 
-}  // namespace
+bool wall_body_contact(const EnsembleModel& m, const EnsembleState& s, int p, int i, int b,
+                       WallKinematics& wall, ContactResult& out) {
+  const Body& body = m.bodies[b];
+  if (body.shape != BodyShape::wall ||
+      !touches_wall_body(body, s.body_motion.data() + body_motion_size * b, kinematics_of(m, s, i),
+                         wall)) {
+    return false;
+  }
+  const ContactSlot& slot =
+      s.body_walls[static_cast<std::size_t>(i) * m.wall_bodies + body.wall_slot];
+  SkinHistory h = slot.skin;
+  out =
+      disk_wall_contact(m.packings[p].disk_wall, kinematics_of(m, s, i), wall, slot.partner < 0, h);
+  return true;
+}
 
 PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int p) {
   const PackingParams& pp = m.packings[p];
@@ -53,41 +79,22 @@ PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int
       e.gravitational += m.mass[i] * pp.gravity * (s.y[i] * up_y + s.x[i] * up_x);
     }
 
-    // disk–disk contacts in canonical order (i < j), each pair once
-    const DiskKinematics a = kinematics_of(m, s, i);
+    // disk–disk contacts in canonical order (i < j), each pair once, then the walls
+    const auto add = [&](const ContactParams& law, const ContactResult& c, int& count) {
+      e.elastic += 0.5 * law.k_n * c.overlap * c.overlap;
+      e.skin += 0.5 * law.k_t * c.xi * c.xi;
+      ++count;
+    };
+    ContactResult c{};
     for (int j = i + 1; j < last; ++j) {
-      const DiskKinematics b = kinematics_of(m, s, j);
-      if (pair_overlap(a, b) <= 0.0) continue;
-      const ContactSlot* slot = disk_slot(m, s, i, j);
-      SkinHistory h = slot ? slot->skin : SkinHistory{};
-      const ContactResult c = disk_disk_contact(pp.disk_disk, a, b, slot == nullptr, h);
-      e.elastic += 0.5 * pp.disk_disk.k_n * c.overlap * c.overlap;
-      e.skin += 0.5 * pp.disk_disk.k_t * c.xi * c.xi;
-      ++e.disk_contacts;
+      if (disk_pair_contact(m, s, p, i, j, c)) add(pp.disk_disk, c, e.disk_contacts);
     }
-
-    // wall contacts
     for (int w = 0; w < n_walls; ++w) {
-      ContactResult c{};
-      if (!wall_contact_of(m, s, p, i, w, c)) continue;
-      e.elastic += 0.5 * pp.disk_wall.k_n * c.overlap * c.overlap;
-      e.skin += 0.5 * pp.disk_wall.k_t * c.xi * c.xi;
-      ++e.wall_contacts;
+      if (box_wall_contact(m, s, p, i, w, c)) add(pp.disk_wall, c, e.wall_contacts);
     }
     for (int b = pp.body_first; b < pp.body_first + pp.body_count; ++b) {
-      const Body& body = m.bodies[b];
       WallKinematics wall;
-      if (body.shape != BodyShape::wall ||
-          !touches_wall_body(body, s.body_motion.data() + body_motion_size * b, a, wall)) {
-        continue;
-      }
-      const ContactSlot& slot =
-          s.body_walls[static_cast<std::size_t>(i) * m.wall_bodies + body.wall_slot];
-      SkinHistory h = slot.skin;
-      const ContactResult c = disk_wall_contact(pp.disk_wall, a, wall, slot.partner < 0, h);
-      e.elastic += 0.5 * pp.disk_wall.k_n * c.overlap * c.overlap;
-      e.skin += 0.5 * pp.disk_wall.k_t * c.xi * c.xi;
-      ++e.wall_contacts;
+      if (wall_body_contact(m, s, p, i, b, wall, c)) add(pp.disk_wall, c, e.wall_contacts);
     }
   }
   return e;
@@ -98,7 +105,7 @@ Vec2 wall_force(const EnsembleModel& m, const EnsembleState& s, int p, int wall)
   for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
     ContactResult c{};
     // the disk pushes the wall with the opposite of the wall's force on the disk
-    if (wall_contact_of(m, s, p, i, wall, c)) f = f - c.force_a;
+    if (box_wall_contact(m, s, p, i, wall, c)) f = f - c.force_a;
   }
   return f;
 }

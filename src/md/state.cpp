@@ -108,7 +108,8 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
 
 bool observed_state_array(const std::string& name) {
   return name == "x" || name == "y" || name == "theta" || name == "vx" || name == "vy" ||
-         name == "omega" || name == "contacts" || name == "walls" || name == "status";
+         name == "omega" || name == "contacts" || name == "walls" || name == "body_motion" ||
+         name == "body_walls" || name == "status";
 }
 
 std::size_t state_bytes_per_disk(const NeighborParams& n) {

@@ -17,6 +17,7 @@
 #error "granular/cases/ensemble.hpp is host-only"
 #endif
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -31,6 +32,28 @@
 #include "granular/md/ensemble_run.hpp"
 
 namespace granular::cases {
+
+// Which packings a run writes snapshots of, at which chunk ends, in which formats (the case's
+// "snapshots", docs/cases.md; the files: io/snapshot.hpp, docs/outputs.md).
+struct SnapshotPlan {
+  std::vector<int> packings;      // packing indices, ascending; empty: no snapshots
+  std::int64_t first_chunk = 0;   // the chunk end of the first frame (0: the initial state)
+  std::int64_t every_chunks = 1;  // then a frame every this many chunk ends
+  bool lammps = false;            // snapshots/packing_<p>.lammpstrj
+  bool vtk = false;               // snapshots/packing_<p>_<frame>.vtp, snapshots/packing_<p>.pvd
+  bool takes(std::int64_t chunk) const {
+    return !packings.empty() && chunk >= first_chunk && (chunk - first_chunk) % every_chunks == 0;
+  }
+  // frames of each packing in a run of `chunks` chunks
+  std::int64_t frames(std::int64_t chunks) const {
+    return packings.empty() || first_chunk > chunks ? 0 : (chunks - first_chunk) / every_chunks + 1;
+  }
+};
+
+// About how many bytes the snapshots of a run of `chunks` chunks write, at most (every disk with
+// its most contacts): the loader adds them to the output it bounds, `granular validate` prints it.
+double snapshot_bytes(const SnapshotPlan& plan, std::int64_t chunks, int disks_per_packing,
+                      const md::NeighborParams& neighbor, int wall_bodies);
 
 // Most CSV output an ensemble case may ask for [bytes]: beyond it a run would fill any disk
 // (a sample_interval far below use); the case loader refuses it.
@@ -81,7 +104,9 @@ void write_ensemble_results(const md::EnsembleCase& c, const md::EnsembleResult&
 // removes it once summary.json is written. Returns interrupted when ctx.stop ended the run
 // (the checkpoint can be resumed with ctx.resume); throws std::runtime_error naming the file
 // when resuming fails, io::FileError when writing fails.
-RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx);
+// Writes the snapshots of `snapshots` too (none by default).
+RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
+                            const SnapshotPlan& snapshots = {});
 
 // The same by the event-driven method on ctx.threads CPU threads: energy.csv and angles.csv
 // (rows at the same times as an MD run's transient and measurement), disks.csv and summary.json
@@ -92,8 +117,10 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
 // The case: the ensemble and its run, by MD or, when `ed` is set, by the event-driven method.
 class PackingEnsemble : public Case {
  public:
-  explicit PackingEnsemble(md::EnsembleCase c, std::optional<md::ed::EdOptions> ed = std::nullopt)
-      : c_(std::move(c)), ed_(ed) {}
+  explicit PackingEnsemble(md::EnsembleCase c, std::optional<md::ed::EdOptions> ed = std::nullopt,
+                           SnapshotPlan snapshots = {})
+      : c_(std::move(c)), ed_(ed), snapshots_(std::move(snapshots)) {}
+  const SnapshotPlan& snapshots() const { return snapshots_; }
   const md::EnsembleCase& ensemble() const { return c_; }
   const std::optional<md::ed::EdOptions>& event_driven() const { return ed_; }
   void describe(std::ostream& out) const override;
@@ -103,7 +130,7 @@ class PackingEnsemble : public Case {
   // MD: the particle-steps and the wall time from a calibration run (ensemble_estimate.cpp)
   void estimate(const RunContext& ctx, std::ostream& out) const override;
   RunEnd run(const RunContext& ctx) const override {
-    return ed_ ? run_packing_ensemble_ed(c_, *ed_, ctx) : run_packing_ensemble(c_, ctx);
+    return ed_ ? run_packing_ensemble_ed(c_, *ed_, ctx) : run_packing_ensemble(c_, ctx, snapshots_);
   }
   // an MD run stops with a checkpoint; an ED run keeps none
   bool stoppable() const override { return !ed_; }
@@ -111,6 +138,7 @@ class PackingEnsemble : public Case {
  private:
   md::EnsembleCase c_;
   std::optional<md::ed::EdOptions> ed_;
+  SnapshotPlan snapshots_;
 };
 
 }  // namespace granular::cases

@@ -86,6 +86,11 @@ class TableText : public RowBuilder {
   std::string text_;
 };
 
+// A file a resumable run streams to: created afresh, or, resuming, cut back to the `keep` bytes
+// its checkpoint recorded (they must end a line of the file as found) and opened for appending.
+// Throws FileError, or std::runtime_error for a file that does not fit the checkpoint.
+OutputFile open_stream(const std::filesystem::path& path, std::optional<std::uint64_t> keep);
+
 // A table streamed to its file row by row, for long runs. A resumed stream is cut back to the
 // size a checkpoint recorded (`keep` bytes), which must end a row, and appended to. Failures
 // throw FileError (or std::runtime_error for a file that does not fit the checkpoint).

@@ -2,6 +2,7 @@
 // io::load_case from a "packing_ensemble" JSON case; consumed by run_ensemble.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +40,16 @@ struct RunSteps {
   std::int64_t chunks() const {
     const auto up = [&](std::int64_t n) { return (n + sample_steps - 1) / sample_steps; };
     return up(settle_steps) + up(transient_steps) + measure_chunks;
+  }
+  // steps taken when chunk end k (0 ≤ k ≤ chunks()) is reached; chunk end 0 is the start
+  std::int64_t chunk_end_step(std::int64_t k) const {
+    const auto up = [&](std::int64_t n) { return (n + sample_steps - 1) / sample_steps; };
+    const std::int64_t settle = up(settle_steps);
+    if (k <= settle) return std::min(k * sample_steps, settle_steps);
+    const std::int64_t transient = up(transient_steps);
+    if (k <= settle + transient)
+      return settle_steps + std::min((k - settle) * sample_steps, transient_steps);
+    return settle_steps + transient_steps + (k - settle - transient) * sample_steps;
   }
 };
 

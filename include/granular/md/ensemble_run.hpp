@@ -97,6 +97,10 @@ struct EnsembleObserver {
   std::function<void(double t, RunPhase phase, const std::vector<PackingEnergy>& energy)> on_energy;
   // at every θ sample of the measurement window, after the observables took it
   std::function<void(double t, const EnsembleModel& m, const EnsembleState& s)> on_sample;
+  // after initialization and after every chunk, after on_energy, with the observed arrays of
+  // the state (observed_state_array): `chunk` counts the chunk ends since the start of the run
+  // (0 at initialization; RunSteps::chunk_end_step gives its step)
+  std::function<void(std::int64_t chunk, const EnsembleModel& m, const EnsembleState& s)> on_chunk;
 };
 
 // Where a run stands after a slice, besides the state.

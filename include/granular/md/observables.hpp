@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "granular/hd.hpp"
+#include "granular/md/contact.hpp"
 #include "granular/md/model.hpp"
 #include "granular/md/state.hpp"
 #include "granular/vec2.hpp"
@@ -116,6 +117,20 @@ struct PackingEnergy {
   int wall_contacts;     // open disk–wall contacts
   double total() const { return kinetic + rotational + gravitational + elastic + skin; }
 };
+
+// The contacts of packing p's disks at the state's time, each evaluated by disk_disk_contact or
+// disk_wall_contact on a copy of the stored slot history (the state is not changed): a contact
+// that overlaps but has no slot yet counts as fresh (ξ = 0). False when the bodies do not touch.
+// Disk i with disk j > i (canonical order):
+bool disk_pair_contact(const EnsembleModel& m, const EnsembleState& s, int p, int i, int j,
+                       ContactResult& out);
+// Disk i with box wall w (a Wall id) of its packing, when the packing has it:
+bool box_wall_contact(const EnsembleModel& m, const EnsembleState& s, int p, int i, int w,
+                      ContactResult& out);
+// Disk i with body b of its packing, when that body is a wall; `wall` is the wall as the contact
+// law saw it:
+bool wall_body_contact(const EnsembleModel& m, const EnsembleState& s, int p, int i, int b,
+                       WallKinematics& wall, ContactResult& out);
 
 // Energy of packing p at the state's time. Contacts are evaluated by disk_disk_contact and
 // disk_wall_contact on a copy of the stored slot history (the state is not changed): a contact

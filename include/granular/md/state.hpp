@@ -107,8 +107,9 @@ struct GridShape {
 GridShape packing_grid_shape(double box_width, double r_max, double disk_area, double skin);
 
 // True for the arrays of EnsembleState that a run's observers read (packing_energy, the
-// rotation samples, the count of healthy packings): x, y, theta, vx, vy, omega, contacts,
-// walls, status. A device backend downloads only these for an observer (Backend::Download).
+// rotation samples, the count of healthy packings, the snapshots' packing_frame): x, y, theta,
+// vx, vy, omega, contacts, walls, body_motion, body_walls (the wall bodies' contacts), status.
+// A device backend downloads only these for an observer (Backend::Download).
 bool observed_state_array(const std::string& name);
 
 // Bytes of the state per disk (without the cell grid and per-packing arrays), for estimating a

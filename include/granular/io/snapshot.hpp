@@ -1,0 +1,77 @@
+// Snapshots of packings for OVITO and ParaView (docs/outputs.md, "snapshots/"): a frame of one
+// packing (md::PackingFrame) appended to a LAMMPS text dump, or written as one VTK XML PolyData
+// file of a series that a ParaView collection (.pvd) lists. Both continue a resumed run from the
+// sizes its checkpoint recorded, so that they end byte-identical to an uninterrupted run's.
+#pragma once
+
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
+#include "granular/hd.hpp"
+#if !GRANULAR_HOST_ONLY
+#error "granular/io/snapshot.hpp is host-only"
+#endif
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "granular/io/file.hpp"
+#include "granular/md/frame.hpp"
+
+namespace granular::io {
+
+// A LAMMPS text dump (https://docs.lammps.org/dump.html, "custom" style) of one packing, one
+// frame after the other: TIMESTEP is the state's step, the box's x bounds are the side walls,
+// its lower y bound the bottom wall's height at the frame, its upper y bound the highest disk
+// top, z ±(largest radius); atoms `id type radius x y z vx vy vz omegaz theta`, id = disk
+// index within the packing + 1, type = 1 + rank of the disk's radius among the packing's radii.
+class LammpsDump {
+ public:
+  // Creates the file, or, resuming, cuts it back to `keep` bytes (a line's end) and appends.
+  LammpsDump(const std::filesystem::path& path, std::optional<std::uint64_t> keep);
+  void frame(const md::PackingFrame& f);
+  // Bytes written so far, handed to the OS first (a checkpoint records them).
+  std::uint64_t bytes();
+  void close() { file_.close(); }
+
+ private:
+  OutputFile file_;
+};
+
+// The VTK XML PolyData text of one frame (https://docs.vtk.org/en/latest/design_documents/
+// VTKFileFormats.html): appended raw binary data, little-endian, UInt64 block headers. Points:
+// the disks' centres (z = 0) in their order, then the contact points on walls, then the walls'
+// end points. Point data: disk (index within the packing, −1 for other points), radius,
+// velocity (3 components), omega, theta (0 for other points). Line cells: the disk–disk
+// contacts (centre to centre), the disk–wall contacts (centre to the point on the wall), the
+// walls; cell data: kind (0 disk–disk, 1 disk–wall, 2 wall), wall (its id, −1 for disk–disk),
+// normal_force and tangential_force (0 for walls).
+std::string vtp_text(const md::PackingFrame& f);
+
+// A series of VTK frames of one packing: `<dir>/<stem>_<frame>.vtp` (frame numbered from 0,
+// six digits) and the collection `<dir>/<stem>.pvd` listing them with their times, rewritten
+// atomically after every frame. A checkpoint records the collection's size without its two
+// closing lines; a resumed series starts from those bytes of the collection found.
+class VtkSeries {
+ public:
+  VtkSeries(const std::filesystem::path& dir, const std::string& stem,
+            std::optional<std::uint64_t> keep);
+  void frame(const md::PackingFrame& f);
+  // The bytes of the collection's entries so far, which a checkpoint records.
+  std::uint64_t bytes() const { return entries_.size(); }
+  const std::filesystem::path& collection() const { return pvd_; }
+
+ private:
+  std::filesystem::path dir_;
+  std::string stem_;
+  std::filesystem::path pvd_;
+  std::string entries_;  // the collection's head and its DataSet lines
+  std::int64_t frames_ = 0;
+};
+
+}  // namespace granular::io
