@@ -5,6 +5,7 @@
 // that point and appends exactly the rows the uninterrupted run would have written. A shard
 // (ctx.packings) runs its slice of the packings and writes them under their indices in the
 // whole ensemble, so that merging shards gives the whole run's files (ensemble_shards.cpp).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -299,17 +300,27 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
 
   // snapshots/: a dump and a VTK series per packing asked for, named in the checkpoint by their
   // path in the output folder
+  // path in the output folder; a shard photographs those of its packings, named by their index
+  // in the whole ensemble: (index in this run, in the whole ensemble)
+  std::vector<std::pair<int, int>> photographed;
+  for (int p = 0; p < m.n_packings(); ++p) {
+    if (std::binary_search(snapshots.packings.begin(), snapshots.packings.end(), whole(p)))
+      photographed.push_back({p, whole(p)});
+  }
+  const auto stem_of = [&](std::size_t k) {
+    return "packing_" + std::to_string(photographed[k].second);
+  };
   std::vector<std::unique_ptr<io::LammpsDump>> dumps;
   std::vector<std::unique_ptr<io::VtkSeries>> series;
-  if (!snapshots.packings.empty()) {
+  if (!photographed.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(out_dir / "snapshots", ec);
     if (ec)
       throw FileError((out_dir / "snapshots").string() +
                       ": cannot create the folder: " + ec.message());
   }
-  for (int p : snapshots.packings) {
-    const std::string stem = "packing_" + std::to_string(p);
+  for (std::size_t k = 0; k < photographed.size(); ++k) {
+    const std::string stem = stem_of(k);
     if (snapshots.lammps) {
       const std::string name = "snapshots/" + stem + ".lammpstrj";
       dumps.push_back(std::make_unique<io::LammpsDump>(out_dir / name, keep(name)));
@@ -343,8 +354,8 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
   observer.on_chunk = [&](std::int64_t chunk, const md::EnsembleModel& model,
                           const md::EnsembleState& s) {
     if (!snapshots.takes(chunk)) return;
-    for (std::size_t k = 0; k < snapshots.packings.size(); ++k) {
-      const md::PackingFrame frame = md::packing_frame(model, s, snapshots.packings[k]);
+    for (std::size_t k = 0; k < photographed.size(); ++k) {
+      const md::PackingFrame frame = md::packing_frame(model, s, photographed[k].first);
       if (snapshots.lammps) dumps[k]->frame(frame);
       if (snapshots.vtk) series[k]->frame(frame);
     }
@@ -382,8 +393,8 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
         backend->name(),
         {{energy_csv.name(), energy_csv.bytes()}, {angles_csv.name(), angles_csv.bytes()}},
         position};
-    for (std::size_t k = 0; k < snapshots.packings.size(); ++k) {
-      const std::string stem = "snapshots/packing_" + std::to_string(snapshots.packings[k]);
+    for (std::size_t k = 0; k < photographed.size(); ++k) {
+      const std::string stem = "snapshots/" + stem_of(k);
       if (snapshots.lammps) header.streams.push_back({stem + ".lammpstrj", dumps[k]->bytes()});
       if (snapshots.vtk) header.streams.push_back({stem + ".pvd", series[k]->bytes()});
     }

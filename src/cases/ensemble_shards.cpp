@@ -281,6 +281,15 @@ void merge_packing_shards(const fs::path& out_dir, const std::vector<fs::path>& 
          angles_in.gcount() > 0)
     angles_out.write(block.data(), static_cast<std::size_t>(angles_in.gcount()));
   angles_out.close();
+  // snapshots: each packing's files come from the one shard that ran it
+  for (const Shard& s : shards) {
+    const fs::path from = s.dir / "snapshots";
+    std::error_code ec;
+    if (!fs::is_directory(from, ec)) continue;
+    fs::create_directories(out_dir / "snapshots");
+    for (const fs::directory_entry& e : fs::directory_iterator(from))
+      fs::copy_file(e.path(), out_dir / "snapshots" / e.path().filename());
+  }
 
   // the keys of the case are the shards'; the run's costs add up (docs/outputs.md)
   const json& first = shards.front().summary;

@@ -39,6 +39,14 @@ bool is_run_output(const std::string& name) {
   if (name.size() > tmp.size() && name.compare(name.size() - tmp.size(), tmp.size(), tmp) == 0)
     return is_run_output(name.substr(0, name.size() - tmp.size()));
   if (name == "summary.json" || name == "checkpoint.bin" || name == "scan.csv") return true;
+  // the snapshots folder and its files (docs/outputs.md, "Snapshots")
+  if (name == "snapshots") return true;
+  const auto ends_with = [&](const std::string& end) {
+    return name.size() > end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
+  };
+  if (name.rfind("packing_", 0) == 0 &&
+      (ends_with(".lammpstrj") || ends_with(".vtp") || ends_with(".pvd")))
+    return true;
   if (name.rfind("point_", 0) == 0 && name.size() > 6 &&
       name.find_first_not_of("0123456789", 6) == std::string::npos)
     return true;

@@ -59,6 +59,7 @@ namespace {
 
 // The checkpoint's size of a streamed file must be a row's end within the file as it is now.
 void check_row_end(const std::filesystem::path& path, std::uint64_t keep) {
+  if (keep == 0) return;  // nothing written yet (a file without a header, e.g. a dump)
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec || size < keep) {
@@ -69,7 +70,7 @@ void check_row_end(const std::filesystem::path& path, std::uint64_t keep) {
   }
   char last = 0;
   std::ifstream in(path, std::ios::binary);
-  if (keep > 0) in.seekg(static_cast<std::streamoff>(keep - 1)).get(last);
+  in.seekg(static_cast<std::streamoff>(keep - 1)).get(last);
   if (!in || last != '\n') {
     throw std::runtime_error(path.string() + ": byte " + std::to_string(keep) +
                              " recorded by the checkpoint does not end a row; cannot resume");

@@ -91,13 +91,26 @@ class Shard : public ::testing::Test {
     std::sort(names_a.begin(), names_a.end());
     std::sort(names_b.begin(), names_b.end());
     ASSERT_EQ(names_a, names_b);
-    EXPECT_EQ(names_a,
-              (std::vector<std::string>{"angles.csv", "disks.csv", "energy.csv", "summary.json"}));
+    EXPECT_EQ(names_a, (std::vector<std::string>{"angles.csv", "disks.csv", "energy.csv",
+                                                 "snapshots", "summary.json"}));
     for (const std::string& name : names_a) {
-      if (name == "summary.json") continue;
+      if (name == "summary.json" || name == "snapshots") continue;
       const std::string text = slurp(a / name);
       EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 2) << name;
       EXPECT_TRUE(text == slurp(b / name)) << name << " differs";
+    }
+    // the demo's snapshot of one packing, from the shard that ran it
+    std::vector<std::string> frames_a, frames_b;
+    for (const auto& e : fs::directory_iterator(a / "snapshots"))
+      frames_a.push_back(e.path().filename());
+    for (const auto& e : fs::directory_iterator(b / "snapshots"))
+      frames_b.push_back(e.path().filename());
+    std::sort(frames_a.begin(), frames_a.end());
+    std::sort(frames_b.begin(), frames_b.end());
+    EXPECT_EQ(frames_a, frames_b);
+    EXPECT_FALSE(frames_a.empty());
+    for (const std::string& name : frames_a) {
+      EXPECT_TRUE(slurp(a / "snapshots" / name) == slurp(b / "snapshots" / name)) << name;
     }
     json sa = json::parse(slurp(a / "summary.json"));
     json sb = json::parse(slurp(b / "summary.json"));
