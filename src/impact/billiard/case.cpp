@@ -151,7 +151,7 @@ const io::TableSpec& collisions_table() {
       "one row per impact",
       {{"n", "", "the impact's number, from 0"},
        {"t", "s", "time"},
-       {"surface", "", "`floor`, `wedge_left`, `wedge_right` or `ceiling`"},
+       {"surface", "", "`floor`, `left` or `right` (the wedge's walls), or `ceiling`"},
        {"q1", "m", "horizontal position of the centre"},
        {"height", "m", "height q2 of the centre"},
        {"flight_time", "s",
