@@ -2,6 +2,7 @@
 BUILD ?= build
 GRANULAR_CUDA ?= AUTO
 GRANULAR_NATIVE ?= ON
+GRANULAR_MPI ?= AUTO
 JOBS ?= $(shell nproc)
 DEMO_OUT ?= out/demo
 
@@ -27,7 +28,7 @@ deps-sanitize:
 
 configure: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=$(GRANULAR_CUDA) \
-		-DGRANULAR_NATIVE=$(GRANULAR_NATIVE) >/dev/null
+		-DGRANULAR_NATIVE=$(GRANULAR_NATIVE) -DGRANULAR_MPI=$(GRANULAR_MPI) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)

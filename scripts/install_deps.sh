@@ -6,7 +6,9 @@
 #   scripts/install_deps.sh --sanitize  also clang and its sanitizer and libFuzzer runtimes
 set -euo pipefail
 
-packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev)
+# OpenMPI: the runs over MPI ranks and their tests (docs/mpi.md; GRANULAR_MPI=AUTO finds it)
+packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev
+          libopenmpi-dev openmpi-bin)
 if [[ "${1:-}" == "--run" ]]; then
   packages+=(python3-matplotlib)
 fi
