@@ -2,6 +2,7 @@
 BUILD ?= build
 GRANULAR_CUDA ?= AUTO
 GRANULAR_NATIVE ?= ON
+GRANULAR_MPI ?= AUTO
 JOBS ?= $(shell nproc)
 DEMO_OUT ?= out/demo
 
@@ -27,7 +28,7 @@ deps-sanitize:
 
 configure: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=$(GRANULAR_CUDA) \
-		-DGRANULAR_NATIVE=$(GRANULAR_NATIVE) >/dev/null
+		-DGRANULAR_NATIVE=$(GRANULAR_NATIVE) -DGRANULAR_MPI=$(GRANULAR_MPI) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -44,12 +45,12 @@ bench: deps-bench build
 	@python3 bench/run_bench.py --build $(BUILD)
 
 # The suite again, built by clang with AddressSanitizer and UndefinedBehaviorSanitizer (CPU
-# backend; the interrupt test's latency bound is for optimized builds, so it is left out), and
-# the case-loader fuzz target in the same build (docs/testing.md).
+# backend, no MPI; the interrupt test's latency bound is for optimized builds, so it is left
+# out), and the case-loader fuzz target in the same build (docs/testing.md).
 sanitize-build: deps-sanitize
 	@CC=clang CXX=clang++ cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug \
 		-DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DGRANULAR_CUDA=OFF -DGRANULAR_NATIVE=OFF \
-		-DGRANULAR_SANITIZE=ON -DGRANULAR_FUZZ=ON >/dev/null
+		-DGRANULAR_MPI=OFF -DGRANULAR_SANITIZE=ON -DGRANULAR_FUZZ=ON >/dev/null
 	@cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target granular granular_tests case_loader_fuzz
 
 sanitize: sanitize-build

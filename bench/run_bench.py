@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -240,6 +241,59 @@ def cpu_model():
     return "unknown"
 
 
+def mpi_ensemble(build, quick, emit):
+    """The demo ensemble (cases/demo_sweep.json, 6 Γ x 4 packings of 60 disks, shortened) run by
+    `granular run` in one process on 1 thread and by `mpirun -np K granular run` on 1 thread per
+    rank, K = 1, 2, 4, ... up to the cores: wall-clock throughput (the run's particle-steps over
+    its wall time, start-up, transfer and merge included) as a ratio to the one process. Returns
+    [(ranks, particle-steps/s, ratio)]; empty when mpirun or an MPI build is missing."""
+    exe = os.path.join(build, "granular")
+    mpirun = shutil.which("mpirun")
+    if mpirun is None or not os.access(exe, os.X_OK):
+        log("note: no mpirun or no granular binary; the MPI ensemble runs are skipped")
+        return []
+    case = os.path.join(ROOT, "cases", "demo_sweep.json")
+    sets = ["--set", "/run/settle_time=0.05", "--set", "/run/transient_time=0.05",
+            "--set", "/run/measure_time=%g" % (0.5 if quick else 2.0)]
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMP_NUM_THREADS="1")
+    tmp = tempfile.mkdtemp(prefix="granular_bench_mpi_")
+
+    def rate(launcher, name):
+        out = os.path.join(tmp, name)
+        start = time.monotonic()
+        p = subprocess.run(launcher + [exe, "run", case, "--out", out, "--threads", "1",
+                                       "--checkpoint-interval", "0"] + sets,
+                           capture_output=True, text=True, env=env)
+        wall = time.monotonic() - start
+        if p.returncode != 0:
+            log("  failed (exit %d): %s" % (p.returncode, p.stderr.strip().splitlines()[-1:]))
+            return None
+        with open(os.path.join(out, "summary.json")) as f:
+            return json.load(f)["particle_steps"] / wall
+
+    ranks = [1, 2]
+    while ranks[-1] * 2 <= (os.cpu_count() or 1):
+        ranks.append(ranks[-1] * 2)
+    rows = []
+    try:
+        log("granular run demo ensemble, 1 process, 1 thread")
+        one = rate([], "single")
+        for k in ranks if one else []:
+            log("mpirun -np %d granular run demo ensemble, 1 thread per rank" % k)
+            r = rate([mpirun, "-q", "--bind-to", "none", "-np", str(k)], "np%d" % k)
+            if r is None:
+                return rows
+            rows.append((k, r, r / one))
+            emit({"bench": "mpi_ensemble", "case": "demo_sweep_short", "backend": "cpu",
+                  "threads": 1, "ranks": k, "particle_steps_per_s": r,
+                  "single_process_particle_steps_per_s": one, "ratio_to_single_process": r / one,
+                  "git_commit": git_commit(), "host": socket.gethostname(), "cpu": cpu_model()})
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rows
+
+
 def fmt(x):
     if x is None:
         return "-"
@@ -387,6 +441,8 @@ def main():
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
 
+    mpi_rows = mpi_ensemble(args.build, args.quick, emit)
+
     # ratios: the best of the repeats on each side
     summary = []
     for (key, rate) in ours_rate.items():
@@ -439,6 +495,11 @@ def main():
         what = "%d-packing ensemble" % packings if packings > 1 else "single bed"
         print("  %5d disks (%s): %.2fx LAMMPS, target %.0fx: %s" % (disks, what, ratio, target,
                                                                    verdict))
+    if mpi_rows:
+        print()
+        print("packing ensemble over MPI ranks (demo sweep, 1 thread per rank, wall clock):")
+        for k, r, ratio in mpi_rows:
+            print("  %2d rank(s): %s particle-steps/s, %.2fx one process" % (k, fmt(r), ratio))
     print("\nrecords appended to %s" % out_path)
 
 

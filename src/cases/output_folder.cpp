@@ -22,6 +22,12 @@ nlohmann::json shard_key(const std::optional<PackingRange>& shard) {
   return {{"packings", {shard->first, shard->last}}};
 }
 
+// True for `prefix` followed by a number.
+bool numbered(const std::string& name, const std::string& prefix) {
+  return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+         name.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
+}
+
 // What a folder holding a summary.json holds: this case's (and shard's) finished run, or
 // another's.
 bool same_run(const fs::path& summary_path, const nlohmann::json& case_echo,
@@ -33,6 +39,14 @@ bool same_run(const fs::path& summary_path, const nlohmann::json& case_echo,
 }
 
 }  // namespace
+
+bool is_rank_folder(const std::string& name) { return numbered(name, ".rank-"); }
+
+bool holds_finished_run(const fs::path& dir, const nlohmann::json& case_echo,
+                        const std::optional<PackingRange>& shard) {
+  std::error_code ec;
+  return fs::exists(dir / "summary.json", ec) && same_run(dir / "summary.json", case_echo, shard);
+}
 
 bool is_run_output(const std::string& name) {
   const std::string tmp = ".tmp";
@@ -47,9 +61,7 @@ bool is_run_output(const std::string& name) {
   if (name.rfind("packing_", 0) == 0 &&
       (ends_with(".lammpstrj") || ends_with(".vtp") || ends_with(".pvd")))
     return true;
-  if (name.rfind("point_", 0) == 0 && name.size() > 6 &&
-      name.find_first_not_of("0123456789", 6) == std::string::npos)
-    return true;
+  if (numbered(name, "point_") || is_rank_folder(name) || numbered(name, ".incoming-")) return true;
   for (const Model& m : models())
     for (const io::TableSpec& t : m.tables())
       if (t.file == name) return true;
@@ -60,10 +72,10 @@ void check_output_folder(const fs::path& dir, const nlohmann::json& case_echo,
                          const std::optional<PackingRange>& shard, bool resume, bool force) {
   std::error_code ec;
   if (resume || force || !fs::is_directory(dir, ec)) return;
-  std::string outputs, other;  // the first of each found
+  std::string outputs, other, rank;  // the first of each found
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    std::string& first = is_run_output(name) ? outputs : other;
+    std::string& first = is_rank_folder(name) ? rank : is_run_output(name) ? outputs : other;
     if (first.empty()) first = name;
   }
   if (ec) throw CaseError("", "--out " + io::excerpt(dir.string()), "cannot list: " + ec.message());
@@ -96,6 +108,9 @@ void check_output_folder(const fs::path& dir, const nlohmann::json& case_echo,
         "holds an unfinished run of another case or shard (checkpoint.bin): choose another "
         "folder, or --force replaces it");
   }
+  if (!rank.empty())
+    refuse("holds an unfinished run over MPI ranks (" + rank +
+           "/): mpirun with as many ranks and --resume continues it, --force starts afresh");
   if (!outputs.empty())
     refuse("holds the outputs of an unfinished run (" + outputs + "): --force replaces them");
   if (!other.empty())

@@ -1,14 +1,9 @@
 // The `granular` command: run or validate a JSON case, or merge the shards of a run. Exit codes: 0
 // success, 2 bad input (case, option, command, nothing to resume; nothing is created), 1 unexpected
 // failure or an interrupt during a run.
-#include <signal.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <csignal>
-#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -16,20 +11,24 @@
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "granular/cases/case.hpp"
 #include "granular/cases/ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
 #include "granular/io/file.hpp"
+#if GRANULAR_HAVE_MPI
+#include "mpi_run.hpp"
+#endif
 
 namespace {
 
 namespace fs = std::filesystem;
 using granular::cases::LoadedCase;
+using granular::cli::kBadInput;
+using granular::cli::kRunFailure;
+using granular::cli::kSuccess;
+using granular::cli::Options;
 using granular::io::CaseError;
-
-constexpr int kSuccess = 0;
-constexpr int kRunFailure = 1;
-constexpr int kBadInput = 2;
 
 const char* const kUsage =
     "usage: granular run CASE.json [--out DIR] [--threads N] [--backend cpu|cuda] [--resume]\n"
@@ -73,58 +72,6 @@ const char* const kHelp =
 struct UsageError {
   std::string message;
 };
-
-struct Options {
-  std::string command;  // "run", "validate" or "merge"
-  std::string case_path;
-  std::vector<std::string> shards;  // merge: the shards' folders
-  std::string out;                  // empty: out/<stem>
-  int threads = 0;                  // 0: OpenMP default
-  std::string backend = "cpu";
-  bool resume = false;  // continue from DIR/checkpoint.bin
-  bool force = false;   // clear granular's files from DIR first
-  std::optional<granular::cases::PackingRange> packings;
-  double checkpoint_interval = 600.0;  // [s] of wall time; 0: no checkpoints
-  std::vector<std::string> sets;
-};
-
-// SIGINT and SIGTERM during an ensemble run: the first asks the run to stop, which it does
-// within a slice (about half a second) with a checkpoint; a second is answered with a reminder,
-// since a scheduler or an impatient user often repeats it while the checkpoint is written; a
-// third ends the process at once, without one.
-volatile std::sig_atomic_t g_stop = 0;
-volatile std::sig_atomic_t g_signals = 0;
-
-// write(2) only: nothing else is safe in a signal handler
-void say(const char* text) {
-  std::size_t n = 0;
-  while (text[n] != '\0') ++n;
-  const ssize_t ignored = ::write(STDERR_FILENO, text, n);
-  static_cast<void>(ignored);
-}
-
-extern "C" void request_stop(int signal) {
-  const int count = g_signals + 1;
-  g_signals = count;
-  if (count == 1) {
-    g_stop = 1;
-    say("\ngranular: stopping: writing a checkpoint (interrupt twice more to quit without one)\n");
-  } else if (count == 2) {
-    say("\ngranular: still writing the checkpoint; one more interrupt quits without it\n");
-  } else {
-    std::signal(signal, SIG_DFL);
-    std::raise(signal);
-  }
-}
-
-void catch_stop_signals() {
-  struct sigaction action {};
-  action.sa_handler = request_stop;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
 
 int parse_threads(const std::string& text) {
   std::size_t used = 0;
@@ -257,14 +204,6 @@ int validate(const Options& o) {
   return kSuccess;
 }
 
-// Clears granular's files from `out` (--force), saying which others it kept.
-void force_clear(const fs::path& out) {
-  const std::vector<std::string> kept = granular::cases::clear_output_folder(out);
-  if (!kept.empty())
-    std::cerr << "note: --force kept " << kept.size() << " file(s) granular did not write in "
-              << out.string() << " (" << granular::io::excerpt(kept.front()) << ", ...)\n";
-}
-
 int merge(const Options& o) {
   const fs::path out(o.out);
   std::vector<fs::path> shards;
@@ -285,7 +224,7 @@ int merge(const Options& o) {
     } catch (const granular::io::FileError& e) {
       throw CaseError("", "", e.what());
     }
-    if (o.force) force_clear(out);
+    if (o.force) granular::cli::force_clear(out);
   });
   std::cout << "outputs in " << out.string() << "\n";
   return kSuccess;
@@ -294,8 +233,7 @@ int merge(const Options& o) {
 int run(const Options& o) {
   // everything is checked before anything is created
   const LoadedCase lc = granular::cases::load_case(o.case_path, o.sets);
-  const fs::path out =
-      o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);
+  const fs::path out = granular::cli::run_folder(o);
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw CaseError("", "--out " + granular::io::excerpt(out.string()),
@@ -321,12 +259,12 @@ int run(const Options& o) {
   } catch (const granular::io::FileError& e) {
     throw CaseError("", "", e.what());
   }
-  if (o.force) force_clear(out);
+  if (o.force) granular::cli::force_clear(out);
 
   // a run that can stop stops within a slice with a checkpoint, so days of work survive
   if (lc.spec->stoppable()) {
-    ctx.stop = [] { return g_stop != 0; };
-    catch_stop_signals();
+    ctx.stop = granular::cli::stop_requested;
+    granular::cli::catch_stop_signals();
   }
   granular::cases::RunEnd end = granular::cases::RunEnd::complete;
   try {
@@ -350,7 +288,30 @@ int run(const Options& o) {
   return kSuccess;
 }
 
+// This process's rank in an MPI job, from its launcher's environment (OpenMPI's mpirun, or a
+// PMI or PMIx launcher); -1 when no launcher started it.
+int launched_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  return -1;
+}
+
 }  // namespace
+
+namespace granular::cli {
+
+fs::path run_folder(const Options& o) {
+  return o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);
+}
+
+void force_clear(const fs::path& out) {
+  const std::vector<std::string> kept = granular::cases::clear_output_folder(out);
+  if (!kept.empty())
+    std::cerr << "note: --force kept " << kept.size() << " file(s) granular did not write in "
+              << out.string() << " (" << granular::io::excerpt(kept.front()) << ", ...)\n";
+}
+
+}  // namespace granular::cli
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
@@ -368,13 +329,27 @@ int main(int argc, char** argv) {
   }
 
   // bad input maps to 2, anything else that goes wrong to 1
+  // under mpirun every rank parses the same line: rank 0 alone reports
+  const int mpi_rank = launched_rank();
   Options o;
   try {
     o = parse_options(args);
   } catch (const UsageError& e) {
-    std::cerr << "granular: " << granular::io::one_line(e.message) << "\n" << kUsage;
+    if (mpi_rank <= 0)
+      std::cerr << "granular: " << granular::io::one_line(e.message) << "\n" << kUsage;
     return kBadInput;
   }
+#if GRANULAR_HAVE_MPI
+  if (mpi_rank >= 0) return granular::cli::run_over_mpi(o);
+#else
+  // K copies of one run would write into one folder
+  if (mpi_rank >= 0) {
+    if (mpi_rank == 0)
+      std::cerr << "granular: built without MPI (GRANULAR_MPI=OFF): run it without mpirun, or "
+                   "split it into shards (--packings)\n";
+    return kBadInput;
+  }
+#endif
   try {
     if (o.command == "merge") return merge(o);
     return o.command == "run" ? run(o) : validate(o);

@@ -21,14 +21,23 @@
 namespace granular::cases {
 
 // True for the name of a file or folder a run of some model writes into its output folder:
-// summary.json, checkpoint.bin, every model's tables, scan.csv and point_<k>/, and the
-// temporary <name>.tmp of an atomic write.
+// summary.json, checkpoint.bin, every model's tables, scan.csv and point_<k>/, the folders of
+// a run over MPI (.rank-<k>/, .incoming-<k>/: docs/mpi.md), and the temporary <name>.tmp of an
+// atomic write.
 bool is_run_output(const std::string& name);
+
+// True for .rank-<k>, the folder of rank k's shard in a run over MPI (docs/mpi.md).
+bool is_rank_folder(const std::string& name);
+
+// True when dir holds the finished outputs (summary.json) of this case and shard.
+bool holds_finished_run(const std::filesystem::path& dir, const nlohmann::json& case_echo,
+                        const std::optional<PackingRange>& shard);
 
 // Refuses (io::CaseError on "--out DIR") a folder that holds anything unless `force`: another
 // case's or shard's outputs, this case's finished outputs, an unfinished run (its checkpoint:
-// --resume continues it), partial outputs, or files granular did not write. With `resume` the
-// folder is the checkpoint's and the case checks it (Case::check_run). `shard` is the run's
+// --resume continues it), an unfinished run over MPI (its .rank-<k>/ folders), partial outputs, or
+// files granular did not write. With `resume` the folder is the checkpoint's and the case checks it
+// (Case::check_run). `shard` is the run's
 // --packings.
 void check_output_folder(const std::filesystem::path& dir, const nlohmann::json& case_echo,
                          const std::optional<PackingRange>& shard, bool resume, bool force);

@@ -1,0 +1,45 @@
+// What the `granular` command's files share: its options, exit codes, interrupt handling and
+// the --force clearing (main.cpp parses and dispatches; mpi_run.cpp runs over MPI ranks).
+#pragma once
+
+#include <csignal>
+#include <filesystem>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "granular/cases/case.hpp"
+
+namespace granular::cli {
+
+constexpr int kSuccess = 0;
+constexpr int kRunFailure = 1;
+constexpr int kBadInput = 2;
+
+struct Options {
+  std::string command;  // "run", "validate" or "merge"
+  std::string case_path;
+  std::vector<std::string> shards;  // merge: the shards' folders
+  std::string out;                  // empty: out/<case file stem>
+  int threads = 0;                  // 0: OpenMP default
+  std::string backend = "cpu";
+  bool resume = false;  // continue from DIR/checkpoint.bin
+  bool force = false;   // clear granular's files from DIR first
+  std::optional<cases::PackingRange> packings;
+  double checkpoint_interval = 600.0;  // [s] of wall time; 0: no checkpoints
+  std::vector<std::string> sets;
+};
+
+// The output folder of `granular run`: --out, else out/<case file stem>.
+std::filesystem::path run_folder(const Options& o);
+
+// `signals` from now on ask the run to stop (stop_requested()); a third ends the process at once
+// (stop_signals.cpp).
+void catch_stop_signals(std::initializer_list<int> signals = {SIGINT, SIGTERM});
+bool stop_requested();
+
+// Clears granular's files from `out` (--force), saying on stderr which others it kept.
+void force_clear(const std::filesystem::path& out);
+
+}  // namespace granular::cli

@@ -1,0 +1,405 @@
+// A packing ensemble over the ranks of an MPI job (docs/mpi.md). Rank k runs the shard
+// [r_k, r_{k+1}) of every Γ into its own folder DIR/.rank-k/ on its node, exactly as `granular
+// run --packings` does; at the end the ranks send their shards' files to rank 0 by MPI messages
+// (no shared file system needed), rank 0 merges them into DIR with the shards' merge code (the
+// single run's files, bitwise) and the ranks remove their folders. A stop (a signal, or a
+// failure) on any rank reaches the others by point-to-point messages they look for after every
+// slice: ranks take different numbers of slices, so a collective per slice would not match.
+#include "mpi_run.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "granular/cases/ensemble.hpp"
+#include "granular/cases/output_folder.hpp"
+#include "granular/io/file.hpp"
+
+namespace granular::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using cases::PackingRange;
+using io::CaseError;
+
+enum Tag : int { kStop = 1, kMessage, kFileName, kFileData, kFileFailed, kFilesEnd };
+
+// A rank's outcome; the job's is the worst of its ranks'.
+enum Outcome : int { kComplete = 0, kInterrupted = 1, kFailed = 2 };
+
+struct Ranks {
+  int rank = 0;
+  int size = 1;
+};
+
+// Rank k's packings: packings_per_gamma split as evenly as can be, the first ranks taking one
+// more, so rank 0 has packings whenever there are any (its shard then needs no transfer).
+PackingRange slice_of(int per_gamma, const Ranks& m) {
+  const auto first = [&](int k) {
+    return k * (per_gamma / m.size) + std::min(k, per_gamma % m.size);
+  };
+  return {first(m.rank), first(m.rank + 1)};
+}
+
+fs::path rank_folder(const fs::path& out, int k) { return out / (".rank-" + std::to_string(k)); }
+fs::path incoming_folder(const fs::path& out, int k) {
+  return out / (".incoming-" + std::to_string(k));
+}
+
+// Rank 0's text on every rank.
+std::string broadcast(std::string text) {
+  unsigned long long n = text.size();
+  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  text.resize(n);
+  MPI_Bcast(text.data(), static_cast<int>(n), MPI_CHAR, 0, MPI_COMM_WORLD);
+  return text;
+}
+
+std::string receive_text(int from, int tag) {
+  MPI_Status st;
+  MPI_Probe(from, tag, MPI_COMM_WORLD, &st);
+  int n = 0;
+  MPI_Get_count(&st, MPI_CHAR, &n);
+  std::string text(static_cast<std::size_t>(n), '\0');
+  MPI_Recv(text.data(), n, MPI_CHAR, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return text;
+}
+
+void send_text(const std::string& text, int to, int tag) {
+  MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, to, tag, MPI_COMM_WORLD);
+}
+
+// Every rank's view of whether some rank has an error (a collective): the lowest such rank's
+// message on rank 0, an empty string elsewhere; nullopt on every rank when none has.
+std::optional<std::string> first_error(const std::optional<std::string>& mine, const Ranks& m) {
+  const int me = mine ? m.rank : m.size;
+  int first = m.size;
+  MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == m.size) return std::nullopt;
+  if (m.rank != 0) {
+    if (first == m.rank) send_text(*mine, 0, kMessage);
+    return std::string();
+  }
+  return first == 0 ? *mine : receive_text(first, kMessage);
+}
+
+// Stop requests between ranks: the first time a rank wants to stop (a signal, a failure) it
+// tells every other rank; every rank looks for such a message whenever its run asks whether to
+// stop. finish() receives what was sent and completes the sends, the same on every rank.
+class StopRelay {
+ public:
+  explicit StopRelay(const Ranks& m) : m_(m) {}
+
+  // True once this rank or another wants to stop.
+  bool poll(bool local) {
+    if (local && !told_) {
+      told_ = true;
+      for (int k = 0; k < m_.size; ++k) {
+        if (k == m_.rank) continue;
+        sends_.emplace_back();
+        MPI_Isend(&token_, 1, MPI_INT, k, kStop, MPI_COMM_WORLD, &sends_.back());
+      }
+    }
+    if (!heard_) {
+      int flag = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, kStop, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+      heard_ = flag != 0;
+    }
+    return told_ || heard_;
+  }
+
+  // Waits for every rank to end its run, passing stop requests on meanwhile (a rank whose
+  // shard is done still answers a signal by stopping the others), then settles the messages.
+  void finish() {
+    MPI_Request barrier;
+    MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+    for (int done = 0;;) {
+      MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+      if (done) break;
+      poll(stop_requested());
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const int told = told_ ? 1 : 0;
+    std::vector<int> all(static_cast<std::size_t>(m_.size));
+    MPI_Allgather(&told, 1, MPI_INT, all.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    for (int k = 0; k < m_.size; ++k) {
+      int token = 0;
+      if (k != m_.rank && all[k] != 0)
+        MPI_Recv(&token, 1, MPI_INT, k, kStop, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE);
+  }
+
+ private:
+  Ranks m_;
+  int token_ = 1;
+  bool told_ = false;
+  bool heard_ = false;
+  std::vector<MPI_Request> sends_;
+};
+
+// Sends the run outputs of a finished shard in `dir` to rank 0: per file its name, then its
+// bytes in blocks; a file that cannot be read ends the transfer with the reason.
+void send_shard(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && cases::is_run_output(name)) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  std::string block(std::size_t{1} << 22, '\0');
+  for (const std::string& name : names) {
+    send_text(name, 0, kFileName);
+    std::ifstream in(dir / name, std::ios::binary);
+    while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0)
+      send_text(block.substr(0, static_cast<std::size_t>(in.gcount())), 0, kFileData);
+    if (in.bad() || !in.eof()) {
+      send_text((dir / name).string() + ": cannot read", 0, kFileFailed);
+      break;
+    }
+  }
+  send_text("", 0, kFilesEnd);
+}
+
+// Rank 0: receives rank `from`'s shard into `into`; returns why it failed, empty when it did
+// not. Takes every message even after a failure, so that the sender never waits forever.
+std::string receive_shard(int from, const fs::path& into) {
+  std::string error;
+  std::error_code ec;
+  fs::create_directories(into, ec);
+  if (ec) error = into.string() + ": cannot create the folder: " + ec.message();
+  std::ofstream file;
+  for (;;) {
+    MPI_Status st;
+    MPI_Probe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    const std::string text = receive_text(from, st.MPI_TAG);
+    if (st.MPI_TAG == kFilesEnd) break;
+    if (st.MPI_TAG == kFileFailed && error.empty()) error = text;
+    if (!error.empty()) continue;
+    if (st.MPI_TAG == kFileName) {
+      file.close();
+      file.open(into / text, std::ios::binary | std::ios::trunc);
+      if (!cases::is_run_output(text) || !file) error = (into / text).string() + ": cannot write";
+    } else if (st.MPI_TAG == kFileData && !file.write(text.data(), text.size())) {
+      error = into.string() + ": cannot write (disk full?)";
+    }
+  }
+  file.close();
+  if (error.empty() && file.fail()) error = into.string() + ": cannot write";
+  return error;
+}
+
+// Removes a rank's folder once its files are merged: granular's files only, then the folder if
+// nothing else is left. The outputs are complete by then, so a failure is only reported.
+void remove_folder(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  try {
+    cases::clear_output_folder(dir);
+  } catch (const io::FileError& e) {
+    std::cerr << "note: " << io::one_line(e.what()) << "\n";
+  }
+  fs::remove(dir, ec);
+}
+
+// On resume, rank 0 refuses folders of ranks the job does not have: the run had more ranks.
+void check_no_extra_ranks(const fs::path& out, const Ranks& m) {
+  std::error_code ec;
+  if (!fs::is_directory(out, ec)) return;
+  for (const fs::directory_entry& e : fs::directory_iterator(out, ec)) {
+    const std::string name = e.path().filename().string();
+    if (cases::is_rank_folder(name) && std::stoi(name.substr(6)) >= m.size)
+      throw CaseError("", "--resume",
+                      (out / name).string() +
+                          " is the folder of a rank this job lacks: resume "
+                          "with as many ranks as the run had");
+  }
+}
+
+int run_ranks(const Options& o, const Ranks& m) {
+  const auto refuse = [&](const std::string& message) {
+    if (m.rank == 0) std::cerr << io::one_line(message) << "\n";
+    return kBadInput;
+  };
+  if (o.command != "run")
+    return refuse("granular: " + o.command +
+                  ": only `granular run` splits over MPI ranks: " + o.command + " without mpirun");
+  if (o.packings)
+    return refuse(
+        "--packings: mpirun splits the packings over the ranks itself: run a shard without "
+        "mpirun");
+
+  // the case is read on rank 0 alone (the ranks' nodes need not have the file) and sent to all
+  std::optional<std::string> error;
+  std::string echo_text;
+  std::vector<std::string> notes;
+  if (m.rank == 0) {
+    try {
+      const cases::LoadedCase lc = cases::load_case(o.case_path, o.sets);
+      echo_text = lc.echo.dump();
+      notes = lc.notes;
+    } catch (const CaseError& e) {
+      error = e.what();
+    }
+  }
+  if (const std::optional<std::string> bad = first_error(error, m)) return refuse(*bad);
+  const nlohmann::json echo = nlohmann::json::parse(broadcast(echo_text));
+  const cases::LoadedCase lc = cases::load_case_json(echo, o.case_path);
+  const auto* ensemble = dynamic_cast<const cases::PackingEnsemble*>(lc.spec.get());
+  if (ensemble == nullptr || ensemble->event_driven())
+    return refuse("mpirun: only packing_ensemble runs by MD split over MPI ranks: run " +
+                  o.case_path + " without mpirun");
+
+  // every rank checks its part before anything is written: rank 0 the output folder, each
+  // rank its shard's folder (on resume: its checkpoint, or its finished shard)
+  const fs::path out = run_folder(o);
+  const PackingRange slice = slice_of(ensemble->ensemble().packings_per_gamma, m);
+  const bool has_packings = slice.last > slice.first;
+  const fs::path mine = rank_folder(out, m.rank);
+  std::ostream nowhere(nullptr);
+  cases::RunContext ctx;
+  ctx.out_dir = mine;
+  ctx.case_echo = echo;
+  ctx.backend = o.backend;
+  ctx.threads = o.threads;
+  ctx.resume = o.resume;
+  ctx.packings = slice;
+  ctx.checkpoint_interval = o.checkpoint_interval;
+  ctx.report = &nowhere;
+  ctx.progress = m.rank == 0 ? &std::cerr : &nowhere;
+  bool finished = false;  // resuming a shard that finished before the interrupt
+  try {
+    std::error_code ec;
+    if (m.rank == 0 && fs::exists(out, ec) && !fs::is_directory(out, ec))
+      throw CaseError("", "--out " + io::excerpt(out.string()), "exists and is not a directory");
+    if (m.rank == 0 && o.resume) check_no_extra_ranks(out, m);
+    if (m.rank == 0) cases::check_output_folder(out, echo, std::nullopt, o.resume, o.force);
+    finished = has_packings && o.resume && cases::holds_finished_run(mine, echo, slice);
+    if (has_packings && !finished) {
+      lc.spec->check_run(ctx);
+      cases::check_output_folder(mine, echo, slice, o.resume, o.force);
+    }
+  } catch (const CaseError& e) {
+    error = e.what();
+  }
+  if (const std::optional<std::string> bad = first_error(error, m)) return refuse(*bad);
+
+  // --force clears the output folder on rank 0 (and its rank folders), then each rank its own
+  try {
+    if (m.rank == 0 && o.force) force_clear(out);
+  } catch (const io::FileError& e) {
+    error = e.what();
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  try {
+    if (has_packings && o.force) force_clear(mine);
+    if (m.rank == 0) io::check_writable_folder(out);
+    if (has_packings) io::check_writable_folder(mine);
+  } catch (const io::FileError& e) {
+    error = e.what();
+  }
+  if (const std::optional<std::string> bad = first_error(error, m)) return refuse(*bad);
+  if (m.rank == 0)
+    for (const std::string& n : notes) std::cerr << "note: " << n << "\n";
+
+  // each rank its shard; a stop anywhere stops all, each with its checkpoint
+  StopRelay relay(m);
+  // mpirun passes SIGUSR1 on to every rank at once; its SIGINT and SIGTERM come a second late,
+  // as SIGTERM, and a second before SIGKILL (docs/mpi.md)
+  catch_stop_signals({SIGINT, SIGTERM, SIGUSR1});
+  ctx.stop = [&] { return relay.poll(stop_requested()); };
+  int outcome = kComplete;
+  try {
+    if (has_packings && !finished && lc.spec->run(ctx) == cases::RunEnd::interrupted)
+      outcome = kInterrupted;
+  } catch (const std::exception& e) {
+    std::error_code ec;
+    std::cerr << "granular: run failed on rank " << m.rank << ": " << io::one_line(e.what())
+              << (fs::exists(cases::checkpoint_path(mine), ec)
+                      ? "; its last checkpoint is " + cases::checkpoint_path(mine).string()
+                      : "")
+              << "\n";
+    relay.poll(true);
+    outcome = kFailed;
+  }
+  relay.finish();
+  int worst = outcome;
+  MPI_Allreduce(&outcome, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (worst == kInterrupted && m.rank == 0)
+    std::cerr << "granular: run interrupted; checkpoints in " << out.string()
+              << "/.rank-<k>/ on each rank's node: repeat the command with --resume and as many "
+                 "ranks to continue\n";
+  if (worst != kComplete) return kRunFailure;
+
+  // the shards to rank 0, one rank after the other, then the merge
+  int merged = 0;
+  if (m.rank == 0) {
+    std::vector<fs::path> shards;
+    std::string failed;
+    for (int k = 0; k < m.size; ++k) {
+      Ranks other = m;
+      other.rank = k;
+      const PackingRange s = slice_of(ensemble->ensemble().packings_per_gamma, other);
+      if (s.last == s.first) continue;
+      shards.push_back(k == 0 ? mine : incoming_folder(out, k));
+      if (k == 0) continue;
+      const std::string e = receive_shard(k, shards.back());
+      if (failed.empty()) failed = e;
+    }
+    try {
+      if (failed.empty()) cases::merge_packing_shards(out, shards, std::cout, {});
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+    if (failed.empty()) {
+      merged = 1;
+      for (int k = 1; k < m.size; ++k) remove_folder(incoming_folder(out, k));
+    } else {
+      std::cerr << "granular: run failed: merging the ranks' shards: " << io::one_line(failed)
+                << "; the shards stay in " << out.string()
+                << "/.rank-<k>/ on each rank's node (granular merge joins them)\n";
+    }
+  } else if (has_packings) {
+    send_shard(mine);
+  }
+  MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!merged) return kRunFailure;
+  remove_folder(mine);
+  std::error_code ec;
+  if (m.rank != 0) fs::remove(out, ec);  // made for the rank's folder alone: empty now
+  if (m.rank == 0) std::cout << "outputs in " << out.string() << "\n";
+  return kSuccess;
+}
+
+}  // namespace
+
+int run_over_mpi(const Options& o) {
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  Ranks m;
+  MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &m.size);
+  int code = kRunFailure;
+  try {
+    code = run_ranks(o, m);
+  } catch (const std::exception& e) {
+    // outside the steps whose failures the ranks agree on: the others may wait in a collective
+    // for this rank, so the job ends here (mpirun reports it)
+    std::cerr << "granular: run failed on rank " << m.rank << ": " << io::one_line(e.what())
+              << "\n";
+    MPI_Abort(MPI_COMM_WORLD, kRunFailure);
+  }
+  MPI_Finalize();
+  return code;
+}
+
+}  // namespace granular::cli

@@ -1,0 +1,225 @@
+// Runs over MPI ranks (docs/mpi.md): `mpirun -np K granular run` of the shortened demo case
+// writes the single run's files byte for byte for every K (summary.json apart from its
+// run-dependent keys); a run stopped by a signal to one rank or to mpirun resumes into the
+// uninterrupted run's files; bad input is one line and exit 2 on every rank. Built only with MPI.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+struct Result {
+  int code;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const std::string demo = std::string(GRANULAR_SOURCE_DIR) + "/cases/demo_sweep.json";
+
+// The demo sweep made short: three Γ, 4 packings each; `measure` seconds of measurement.
+std::string short_demo(const std::string& measure) {
+  return " --threads 1 --set '/drive/gamma=[0.6,2,8]' --set /run/settle_time=0.05 --set "
+         "/run/transient_time=0.05 --set /run/measure_time=" +
+         measure;
+}
+
+// The keys of summary.json a run's timing and machine decide (docs/outputs.md).
+const char* const run_dependent[] = {"wall_time_s", "advance_time_s", "particle_steps_per_s",
+                                     "threads"};
+
+// mpirun quiet (its own notes about exit codes would add lines), with more ranks than cores
+std::string mpirun(int ranks) {
+  return "'" + std::string(GRANULAR_MPIEXEC) + "' -q --oversubscribe -np " + std::to_string(ranks) +
+         " '" + GRANULAR_CLI + "' ";
+}
+
+class Mpi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // OpenMPI refuses root without these (containers, CI)
+    ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    ::setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    dir_ =
+        fs::temp_directory_path() / ("granular_mpi_" + std::to_string(::getpid()) + "_" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Result sh(const std::string& cmd) const {
+    const fs::path err = dir_ / "stderr.txt";
+    const std::string line =
+        "cd '" + dir_.string() + "' && " + cmd + " >/dev/null 2>'" + err.string() + "'";
+    const int status = std::system(line.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
+  }
+
+  // Every file of `a` and `b` is the same, summary.json apart from its run-dependent keys.
+  void expect_same_outputs(const fs::path& a, const fs::path& b) const {
+    std::vector<std::string> names_a, names_b;
+    for (const auto& e : fs::directory_iterator(a)) names_a.push_back(e.path().filename());
+    for (const auto& e : fs::directory_iterator(b)) names_b.push_back(e.path().filename());
+    std::sort(names_a.begin(), names_a.end());
+    std::sort(names_b.begin(), names_b.end());
+    ASSERT_EQ(names_a, names_b) << b;  // no rank folders left either
+    EXPECT_EQ(names_a,
+              (std::vector<std::string>{"angles.csv", "disks.csv", "energy.csv", "summary.json"}));
+    for (const std::string& name : names_a) {
+      if (name == "summary.json") continue;
+      const std::string text = slurp(a / name);
+      EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 2) << name;
+      EXPECT_TRUE(text == slurp(b / name)) << b / name << " differs";
+    }
+    json sa = json::parse(slurp(a / "summary.json"));
+    json sb = json::parse(slurp(b / "summary.json"));
+    for (const char* key : run_dependent) {
+      sa.erase(key);
+      sb.erase(key);
+    }
+    EXPECT_EQ(sa.dump(), sb.dump()) << b;
+    EXPECT_EQ(sb["packings"].size(), 12u);
+  }
+
+  // A run over 2 ranks stopped by `stop` (given mpirun's pid) once both ranks have written
+  // rows, then resumed: the single run's files, and the stopped run's folder refuses a fresh
+  // run and a resume with other ranks.
+  void expect_stop_and_resume(const std::function<void(pid_t)>& stop) {
+    const std::string measure = "1.5";
+    ASSERT_EQ(sh("'" + std::string(GRANULAR_CLI) + "' run '" + demo + "' --out whole" +
+                 short_demo(measure))
+                  .code,
+              0);
+    const std::string run =
+        mpirun(2) + "run '" + demo + "' --out split --checkpoint-interval 0" + short_demo(measure);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::chdir(dir_.c_str());
+      const std::string line = "exec " + run + " >/dev/null 2>stopped.txt";
+      ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    // both ranks are past their first rows
+    const Clock::time_point limit = Clock::now() + std::chrono::seconds(60);
+    const auto rows = [&](int k) {
+      const std::string t = slurp(dir_ / "split" / (".rank-" + std::to_string(k)) / "energy.csv");
+      return std::count(t.begin(), t.end(), '\n');
+    };
+    while ((rows(0) < 20 || rows(1) < 20) && Clock::now() < limit)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    stop(pid);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const std::string err = slurp(dir_ / "stopped.txt");
+    ASSERT_TRUE(WIFEXITED(status)) << err;
+    EXPECT_EQ(WEXITSTATUS(status), 1) << err;
+    EXPECT_NE(err.find("granular: run interrupted; checkpoints in split/.rank-<k>/"),
+              std::string::npos)
+        << err;
+    for (const char* k : {".rank-0", ".rank-1"})
+      ASSERT_TRUE(fs::exists(dir_ / "split" / k / "checkpoint.bin")) << k << "\n" << err;
+    EXPECT_FALSE(fs::exists(dir_ / "split" / "summary.json"));
+
+    const Result fresh = sh(run);
+    EXPECT_EQ(fresh.code, 2);
+    EXPECT_NE(fresh.err.find("--out split: holds an unfinished run over MPI ranks (.rank-"),
+              std::string::npos)
+        << fresh.err;
+    const Result more =
+        sh(mpirun(3) + "run '" + demo + "' --out split --resume" + short_demo(measure));
+    EXPECT_EQ(more.code, 2) << more.err;
+    EXPECT_EQ(std::count(more.err.begin(), more.err.end(), '\n'), 1) << more.err;
+
+    const Result resumed = sh(run + " --resume");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    expect_same_outputs(dir_ / "whole", dir_ / "split");
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Mpi, OutputsAreTheSingleRunBitwiseForAnyRankCount) {
+  ASSERT_EQ(
+      sh("'" + std::string(GRANULAR_CLI) + "' run '" + demo + "' --out whole" + short_demo("0.1"))
+          .code,
+      0);
+  // 4 packings per Γ: 5 ranks leave one without packings
+  for (const int ranks : {1, 2, 3, 4, 5}) {
+    const std::string out = "np" + std::to_string(ranks);
+    const Result r = sh(mpirun(ranks) + "run '" + demo + "' --out " + out + short_demo("0.1"));
+    ASSERT_EQ(r.code, 0) << ranks << " ranks\n" << r.err;
+    expect_same_outputs(dir_ / "whole", dir_ / out);
+  }
+}
+
+TEST_F(Mpi, StoppedByOneRankResumesIntoTheSingleRun) {
+  // SIGTERM to one rank alone: the other hears of it and stops too, each with its checkpoint
+  expect_stop_and_resume([&](pid_t mpirun_pid) {
+    FILE* p = ::popen(("pgrep -P " + std::to_string(mpirun_pid) + " granular").c_str(), "r");
+    char line[64] = {};
+    ASSERT_NE(std::fgets(line, sizeof line, p), nullptr);
+    ::pclose(p);
+    ::kill(std::atoi(line), SIGTERM);
+  });
+}
+
+TEST_F(Mpi, StoppedThroughMpirunResumesIntoTheSingleRun) {
+  // mpirun passes SIGUSR1 to every rank at once (its SIGTERM comes late and SIGKILLs soon)
+  expect_stop_and_resume([](pid_t mpirun_pid) { ::kill(mpirun_pid, SIGUSR1); });
+}
+
+TEST_F(Mpi, BadInputIsOneLineAndExitTwoOnEveryRank) {
+  const std::string data = std::string(GRANULAR_SOURCE_DIR) + "/tests/data/";
+  const Result single =
+      sh("'" + std::string(GRANULAR_CLI) + "' run '" + data + "bad_negative_gamma.json' --out o");
+  const Result bad = sh(mpirun(3) + "run '" + data + "bad_negative_gamma.json' --out o");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err, single.err);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+
+  const Result other = sh(mpirun(2) + "run '" + std::string(GRANULAR_SOURCE_DIR) +
+                          "/cases/collision_disk_wall.json' --out o");
+  EXPECT_EQ(other.code, 2);
+  EXPECT_EQ(std::count(other.err.begin(), other.err.end(), '\n'), 1) << other.err;
+  EXPECT_NE(other.err.find("only packing_ensemble runs by MD split over MPI ranks"),
+            std::string::npos)
+      << other.err;
+
+  const Result shard =
+      sh(mpirun(2) + "run '" + demo + "' --out o --packings 0:2" + short_demo("0.1"));
+  EXPECT_EQ(shard.code, 2);
+  EXPECT_EQ(std::count(shard.err.begin(), shard.err.end(), '\n'), 1) << shard.err;
+
+  const Result option = sh(mpirun(2) + "run '" + demo + "' --threads 0");
+  EXPECT_EQ(option.code, 2);
+  // the message and the usage once, from rank 0
+  EXPECT_EQ(option.err.rfind("granular: --threads: expected", 0), 0u) << option.err;
+  EXPECT_EQ(option.err.find("usage:"), option.err.rfind("usage:")) << option.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+}  // namespace
