@@ -129,7 +129,11 @@ std::string vtp_text(const md::PackingFrame& f) {
 VtkSeries::VtkSeries(const std::filesystem::path& dir, const std::string& stem,
                      std::optional<std::uint64_t> keep)
     : dir_(dir), stem_(stem), pvd_(dir / (stem + ".pvd")), entries_(collection_head()) {
-  if (!keep) return;
+  if (!keep) {
+    // an empty collection from the start: a checkpoint before the first frame resumes too
+    write_file_atomic(pvd_, entries_ + collection_tail);
+    return;
+  }
   // the entries up to the checkpoint, as the collection found holds them
   const std::string found = read_all(pvd_);
   if (*keep < entries_.size() || *keep > found.size() ||

@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/same_outputs.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -46,10 +48,6 @@ std::string short_demo(const std::string& measure) {
          "/run/transient_time=0.05 --set /run/measure_time=" +
          measure;
 }
-
-// The keys of summary.json a run's timing and machine decide (docs/outputs.md).
-const char* const run_dependent[] = {"wall_time_s", "advance_time_s", "particle_steps_per_s",
-                                     "threads"};
 
 // mpirun quiet (its own notes about exit codes would add lines), with more ranks than cores
 std::string mpirun(int ranks) {
@@ -79,30 +77,8 @@ class Mpi : public ::testing::Test {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
   }
 
-  // Every file of `a` and `b` is the same, summary.json apart from its run-dependent keys.
   void expect_same_outputs(const fs::path& a, const fs::path& b) const {
-    std::vector<std::string> names_a, names_b;
-    for (const auto& e : fs::directory_iterator(a)) names_a.push_back(e.path().filename());
-    for (const auto& e : fs::directory_iterator(b)) names_b.push_back(e.path().filename());
-    std::sort(names_a.begin(), names_a.end());
-    std::sort(names_b.begin(), names_b.end());
-    ASSERT_EQ(names_a, names_b) << b;  // no rank folders left either
-    EXPECT_EQ(names_a,
-              (std::vector<std::string>{"angles.csv", "disks.csv", "energy.csv", "summary.json"}));
-    for (const std::string& name : names_a) {
-      if (name == "summary.json") continue;
-      const std::string text = slurp(a / name);
-      EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 2) << name;
-      EXPECT_TRUE(text == slurp(b / name)) << b / name << " differs";
-    }
-    json sa = json::parse(slurp(a / "summary.json"));
-    json sb = json::parse(slurp(b / "summary.json"));
-    for (const char* key : run_dependent) {
-      sa.erase(key);
-      sb.erase(key);
-    }
-    EXPECT_EQ(sa.dump(), sb.dump()) << b;
-    EXPECT_EQ(sb["packings"].size(), 12u);
+    granular::test::expect_same_outputs(a, b, 12);
   }
 
   // A run over 2 ranks stopped by `stop` (given mpirun's pid) once both ranks have written

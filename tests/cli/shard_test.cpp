@@ -16,6 +16,7 @@
 
 #include "granular/cases/case.hpp"
 #include "support/run_context.hpp"
+#include "support/same_outputs.hpp"
 
 namespace {
 
@@ -45,10 +46,6 @@ std::string sets(const std::vector<std::string>& s) {
   for (const std::string& x : s) a += " --set '" + x + "'";
   return a;
 }
-
-// The keys of summary.json a run's timing and machine decide (docs/outputs.md).
-const char* const run_dependent[] = {"wall_time_s", "advance_time_s", "particle_steps_per_s",
-                                     "threads"};
 
 class Shard : public ::testing::Test {
  protected:
@@ -83,44 +80,8 @@ class Shard : public ::testing::Test {
     EXPECT_FALSE(fs::exists(dir_ / "merged")) << shards;
   }
 
-  // Every file of `a` and `b` is the same, summary.json apart from its run-dependent keys.
   void expect_same_outputs(const fs::path& a, const fs::path& b) const {
-    std::vector<std::string> names_a, names_b;
-    for (const auto& e : fs::directory_iterator(a)) names_a.push_back(e.path().filename());
-    for (const auto& e : fs::directory_iterator(b)) names_b.push_back(e.path().filename());
-    std::sort(names_a.begin(), names_a.end());
-    std::sort(names_b.begin(), names_b.end());
-    ASSERT_EQ(names_a, names_b);
-    EXPECT_EQ(names_a, (std::vector<std::string>{"angles.csv", "disks.csv", "energy.csv",
-                                                 "snapshots", "summary.json"}));
-    for (const std::string& name : names_a) {
-      if (name == "summary.json" || name == "snapshots") continue;
-      const std::string text = slurp(a / name);
-      EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 2) << name;
-      EXPECT_TRUE(text == slurp(b / name)) << name << " differs";
-    }
-    // the demo's snapshot of one packing, from the shard that ran it
-    std::vector<std::string> frames_a, frames_b;
-    for (const auto& e : fs::directory_iterator(a / "snapshots"))
-      frames_a.push_back(e.path().filename());
-    for (const auto& e : fs::directory_iterator(b / "snapshots"))
-      frames_b.push_back(e.path().filename());
-    std::sort(frames_a.begin(), frames_a.end());
-    std::sort(frames_b.begin(), frames_b.end());
-    EXPECT_EQ(frames_a, frames_b);
-    EXPECT_FALSE(frames_a.empty());
-    for (const std::string& name : frames_a) {
-      EXPECT_TRUE(slurp(a / "snapshots" / name) == slurp(b / "snapshots" / name)) << name;
-    }
-    json sa = json::parse(slurp(a / "summary.json"));
-    json sb = json::parse(slurp(b / "summary.json"));
-    for (const char* key : run_dependent) {
-      EXPECT_TRUE(sa.contains(key) && sb.contains(key)) << key;
-      sa.erase(key);
-      sb.erase(key);
-    }
-    EXPECT_EQ(sa.dump(), sb.dump());
-    EXPECT_EQ(sa["packings"].size(), 12u);
+    granular::test::expect_same_outputs(a, b, 12);
   }
 
   fs::path dir_;
@@ -218,7 +179,7 @@ TEST_F(Shard, ResumedShardIsTheShardRunStraight) {
     EXPECT_TRUE(slurp(dir_ / "straight" / name) == slurp(dir_ / "resumed" / name)) << name;
   json a = json::parse(slurp(dir_ / "straight" / "summary.json"));
   json b = json::parse(slurp(dir_ / "resumed" / "summary.json"));
-  for (const char* key : run_dependent) {
+  for (const char* key : granular::test::run_dependent) {
     a.erase(key);
     b.erase(key);
   }
