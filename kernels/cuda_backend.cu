@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -235,9 +236,27 @@ std::string cuda_unavailable_reason() {
 
 bool cuda_device_available() { return cuda_unavailable_reason().empty(); }
 
+namespace {
+
+// The rank's index among the ranks of its node, as MPI launchers give it (OpenMPI, MPICH,
+// Slurm), or -1 outside a launcher.
+int node_local_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  }
+  return -1;
+}
+
+}  // namespace
+
 std::unique_ptr<Backend> make_cuda_backend(int large_packing) {
   const std::string why = cuda_unavailable_reason();
   if (!why.empty()) throw std::runtime_error("no CUDA device is available: " + why);
+  // one device per rank when a node has several (docs/mpi.md): the node-local rank picks it
+  int count = 0;
+  check(cudaGetDeviceCount(&count), "counting the devices");
+  const int local = node_local_rank();
+  if (count > 1 && local >= 0) check(cudaSetDevice(local % count), "selecting the rank's device");
   return std::make_unique<CudaBackend>(large_packing);
 }
 
