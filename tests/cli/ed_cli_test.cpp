@@ -15,25 +15,16 @@
 #include <sstream>
 #include <string>
 
+#include "support/cli_scratch.hpp"
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Result = granular::test::CliResult;
+using granular::test::file_text;
 
 long lines(const fs::path& p) {
-  const std::string s = slurp(p);
+  const std::string s = file_text(p);
   return std::count(s.begin(), s.end(), '\n');
 }
 
@@ -45,31 +36,13 @@ const std::string shortened =
     " --set '/drive/gamma=[2, 5]' --set /ensemble/packings_per_gamma=2"
     " --set /run/transient_time=0.2 --set /run/measure_time=0.5 --set /run/sample_interval=0.1";
 
-class EdCli : public ::testing::Test {
+class EdCli : public granular::test::CliScratch {
  protected:
-  void SetUp() override {
-    static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() /
-           ("granular_ed_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
+  EdCli() : CliScratch("ed_cli") {}
   // Runs `[env] granular <args>` in the scratch folder.
   Result granular(const std::string& args, const std::string& env = "") const {
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = "cd '" + dir_.string() + "' && " + env + " '" + GRANULAR_CLI + "' " +
-                            args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-    fs::remove(out);
-    fs::remove(err);
-    return r;
+    return sh(env + " '" + GRANULAR_CLI + "' " + args);
   }
-
-  fs::path dir_;
 };
 
 TEST_F(EdCli, TheShippedCaseRunsShortenedIntoTheOutputsOfAnMdRun) {
@@ -79,7 +52,7 @@ TEST_F(EdCli, TheShippedCaseRunsShortenedIntoTheOutputsOfAnMdRun) {
   ASSERT_EQ(two.code, 0) << two.err;
   // the same bits on one thread and on two
   for (const char* file : {"disks.csv", "angles.csv", "energy.csv"})
-    EXPECT_EQ(slurp(dir_ / "one" / file), slurp(dir_ / "two" / file)) << file;
+    EXPECT_EQ(file_text(dir_ / "one" / file), file_text(dir_ / "two" / file)) << file;
 
   // 4 packings × 60 disks; θ of the first packing of each Γ at 6 samples; energies at t = 0
   // and at the ends of 2 transient and 5 measurement chunks
@@ -88,7 +61,7 @@ TEST_F(EdCli, TheShippedCaseRunsShortenedIntoTheOutputsOfAnMdRun) {
   EXPECT_EQ(lines(dir_ / "one" / "energy.csv"), 1 + 8 * 4);
   EXPECT_FALSE(fs::exists(dir_ / "one" / "checkpoint.bin"));
 
-  const nlohmann::json s = nlohmann::json::parse(slurp(dir_ / "one" / "summary.json"));
+  const nlohmann::json s = nlohmann::json::parse(file_text(dir_ / "one" / "summary.json"));
   EXPECT_EQ(s["method"], "ed");
   EXPECT_EQ(s["case"]["method"], "ed");
   EXPECT_TRUE(s["dt"].is_null());

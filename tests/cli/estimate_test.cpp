@@ -12,52 +12,21 @@
 #include <sstream>
 #include <string>
 
+#include "support/cli_scratch.hpp"
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class Estimate : public ::testing::Test {
+class Estimate : public granular::test::CliScratch {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("granular_estimate_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result granular(const std::string& args) const {
-    const std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + args + " >'" +
-                            (dir_ / "out.txt").string() + "' 2>'" + (dir_ / "err.txt").string() +
-                            "'";
-    const int status = std::system(cmd.c_str());
-    Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "out.txt"),
-             slurp(dir_ / "err.txt")};
-    fs::remove(dir_ / "out.txt");
-    fs::remove(dir_ / "err.txt");
-    return r;
-  }
-
-  fs::path dir_;
+  Estimate() : CliScratch("estimate") {}
 };
 
 const std::string demo = "'" + std::string(GRANULAR_SOURCE_DIR) + "/cases/demo_sweep.json'";
 
 TEST_F(Estimate, ValidatePrintsTheWorkAndAFiniteWallTime) {
-  const Result r = granular("validate " + demo + " --threads 2 --set /run/measure_time=2");
+  const granular::test::CliResult r =
+      granular("validate " + demo + " --threads 2 --set /run/measure_time=2");
   ASSERT_EQ(r.code, 0) << r.err;
   // settle 0.5 s + transient 1 s + measure 2 s at dt = t_c / 50, 24 packings of 60 disks
   std::smatch work;
@@ -77,17 +46,18 @@ TEST_F(Estimate, ValidatePrintsTheWorkAndAFiniteWallTime) {
   // the calibration wrote nothing
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 0);
 
-  const Result other = granular("validate '" + std::string(GRANULAR_SOURCE_DIR) +
-                                "/cases/collision_disk_wall.json' --threads 2");
+  const granular::test::CliResult other = granular("validate '" + std::string(GRANULAR_SOURCE_DIR) +
+                                                   "/cases/collision_disk_wall.json' --threads 2");
   ASSERT_EQ(other.code, 0) << other.err;
   EXPECT_NE(other.out.find("estimate: none for this model"), std::string::npos) << other.out;
 }
 
 TEST_F(Estimate, ProgressLinesShowElapsedTimeAndTimeLeft) {
-  const Result r = granular("run " + demo +
-                            " --out o --threads 2 --set '/drive/gamma=[2]' "
-                            "--set /run/settle_time=0.05 --set /run/transient_time=0.05 "
-                            "--set /run/measure_time=0.1");
+  const granular::test::CliResult r =
+      granular("run " + demo +
+               " --out o --threads 2 --set '/drive/gamma=[2]' "
+               "--set /run/settle_time=0.05 --set /run/transient_time=0.05 "
+               "--set /run/measure_time=0.1");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(std::regex_search(
       r.err, std::regex(R"(\[measure  \] t = .* particle-steps/s  elapsed \d+ s  ETA \d+ s\n)")))

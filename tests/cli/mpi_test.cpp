@@ -20,25 +20,13 @@
 #include <thread>
 #include <vector>
 
+#include "support/cli_scratch.hpp"
 #include "support/same_outputs.hpp"
-
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-struct Result {
-  int code;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 const std::string demo = std::string(GRANULAR_SOURCE_DIR) + "/cases/demo_sweep.json";
 
@@ -55,26 +43,14 @@ std::string mpirun(int ranks) {
          " '" + GRANULAR_CLI + "' ";
 }
 
-class Mpi : public ::testing::Test {
+class Mpi : public granular::test::CliScratch {
  protected:
+  Mpi() : CliScratch("mpi") {}
   void SetUp() override {
     // OpenMPI refuses root without these (containers, CI)
     ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     ::setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    dir_ =
-        fs::temp_directory_path() / ("granular_mpi_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result sh(const std::string& cmd) const {
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string line =
-        "cd '" + dir_.string() + "' && " + cmd + " >/dev/null 2>'" + err.string() + "'";
-    const int status = std::system(line.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
+    CliScratch::SetUp();
   }
 
   void expect_same_outputs(const fs::path& a, const fs::path& b) const {
@@ -102,7 +78,8 @@ class Mpi : public ::testing::Test {
     // both ranks are past their first rows
     const Clock::time_point limit = Clock::now() + std::chrono::seconds(60);
     const auto rows = [&](int k) {
-      const std::string t = slurp(dir_ / "split" / (".rank-" + std::to_string(k)) / "energy.csv");
+      const std::string t =
+          granular::test::file_text(dir_ / "split" / (".rank-" + std::to_string(k)) / "energy.csv");
       return std::count(t.begin(), t.end(), '\n');
     };
     while ((rows(0) < 20 || rows(1) < 20) && Clock::now() < limit)
@@ -110,7 +87,7 @@ class Mpi : public ::testing::Test {
     stop(pid);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    const std::string err = slurp(dir_ / "stopped.txt");
+    const std::string err = granular::test::file_text(dir_ / "stopped.txt");
     ASSERT_TRUE(WIFEXITED(status)) << err;
     EXPECT_EQ(WEXITSTATUS(status), 1) << err;
     EXPECT_NE(err.find("granular: run interrupted; checkpoints in split/.rank-<k>/"),
@@ -120,22 +97,20 @@ class Mpi : public ::testing::Test {
       ASSERT_TRUE(fs::exists(dir_ / "split" / k / "checkpoint.bin")) << k << "\n" << err;
     EXPECT_FALSE(fs::exists(dir_ / "split" / "summary.json"));
 
-    const Result fresh = sh(run);
+    const granular::test::CliResult fresh = sh(run);
     EXPECT_EQ(fresh.code, 2);
     EXPECT_NE(fresh.err.find("--out split: holds an unfinished run over MPI ranks (.rank-"),
               std::string::npos)
         << fresh.err;
-    const Result more =
+    const granular::test::CliResult more =
         sh(mpirun(3) + "run '" + demo + "' --out split --resume" + short_demo(measure));
     EXPECT_EQ(more.code, 2) << more.err;
     EXPECT_EQ(std::count(more.err.begin(), more.err.end(), '\n'), 1) << more.err;
 
-    const Result resumed = sh(run + " --resume");
+    const granular::test::CliResult resumed = sh(run + " --resume");
     ASSERT_EQ(resumed.code, 0) << resumed.err;
     expect_same_outputs(dir_ / "whole", dir_ / "split");
   }
-
-  fs::path dir_;
 };
 
 TEST_F(Mpi, OutputsAreTheSingleRunBitwiseForAnyRankCount) {
@@ -146,7 +121,8 @@ TEST_F(Mpi, OutputsAreTheSingleRunBitwiseForAnyRankCount) {
   // 4 packings per Γ: 5 ranks leave one without packings
   for (const int ranks : {1, 2, 3, 4, 5}) {
     const std::string out = "np" + std::to_string(ranks);
-    const Result r = sh(mpirun(ranks) + "run '" + demo + "' --out " + out + short_demo("0.1"));
+    const granular::test::CliResult r =
+        sh(mpirun(ranks) + "run '" + demo + "' --out " + out + short_demo("0.1"));
     ASSERT_EQ(r.code, 0) << ranks << " ranks\n" << r.err;
     expect_same_outputs(dir_ / "whole", dir_ / out);
   }
@@ -170,27 +146,29 @@ TEST_F(Mpi, StoppedThroughMpirunResumesIntoTheSingleRun) {
 
 TEST_F(Mpi, BadInputIsOneLineAndExitTwoOnEveryRank) {
   const std::string data = std::string(GRANULAR_SOURCE_DIR) + "/tests/data/";
-  const Result single =
+  const granular::test::CliResult single =
       sh("'" + std::string(GRANULAR_CLI) + "' run '" + data + "bad_negative_gamma.json' --out o");
-  const Result bad = sh(mpirun(3) + "run '" + data + "bad_negative_gamma.json' --out o");
+  const granular::test::CliResult bad =
+      sh(mpirun(3) + "run '" + data + "bad_negative_gamma.json' --out o");
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(bad.err, single.err);
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 
-  const Result other = sh(mpirun(2) + "run '" + std::string(GRANULAR_SOURCE_DIR) +
-                          "/cases/collision_disk_wall.json' --out o");
+  const granular::test::CliResult other =
+      sh(mpirun(2) + "run '" + std::string(GRANULAR_SOURCE_DIR) +
+         "/cases/collision_disk_wall.json' --out o");
   EXPECT_EQ(other.code, 2);
   EXPECT_EQ(std::count(other.err.begin(), other.err.end(), '\n'), 1) << other.err;
   EXPECT_NE(other.err.find("only packing_ensemble runs by MD split over MPI ranks"),
             std::string::npos)
       << other.err;
 
-  const Result shard =
+  const granular::test::CliResult shard =
       sh(mpirun(2) + "run '" + demo + "' --out o --packings 0:2" + short_demo("0.1"));
   EXPECT_EQ(shard.code, 2);
   EXPECT_EQ(std::count(shard.err.begin(), shard.err.end(), '\n'), 1) << shard.err;
 
-  const Result option = sh(mpirun(2) + "run '" + demo + "' --threads 0");
+  const granular::test::CliResult option = sh(mpirun(2) + "run '" + demo + "' --threads 0");
   EXPECT_EQ(option.code, 2);
   // the message and the usage once, from rank 0
   EXPECT_EQ(option.err.rfind("granular: --threads: expected", 0), 0u) << option.err;

@@ -11,57 +11,28 @@
 #include <sstream>
 #include <string>
 
+#include "support/cli_scratch.hpp"
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Result {
-  int code;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 const std::string good = "'" + std::string(GRANULAR_SOURCE_DIR) + "/tests/data/good_ensemble.json'";
 const std::string collision =
     "'" + std::string(GRANULAR_SOURCE_DIR) + "/tests/data/good_collision.json'";
 
-class OutputFolder : public ::testing::Test {
+class OutputFolder : public granular::test::CliScratch {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("granular_output_folder_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result granular(const std::string& args) const {
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + args +
-                            " >/dev/null 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
-  }
-
+  OutputFolder() : CliScratch("output_folder") {}
   // Refused: exit 2, one line on "--out o" saying `what`, and o/summary.json as it was.
   void expect_refused(const std::string& args, const std::string& what) const {
-    const std::string before = slurp(dir_ / "o" / "summary.json");
-    const Result r = granular(args);
+    const std::string before = granular::test::file_text(dir_ / "o" / "summary.json");
+    const granular::test::CliResult r = granular(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
     EXPECT_EQ(r.err.rfind("--out o: " + what, 0), 0u) << args << "\n" << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_EQ(slurp(dir_ / "o" / "summary.json"), before) << args;
+    EXPECT_EQ(granular::test::file_text(dir_ / "o" / "summary.json"), before) << args;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(OutputFolder, AnotherCasesOutputsAreRefusedUnlessForced) {
@@ -69,18 +40,19 @@ TEST_F(OutputFolder, AnotherCasesOutputsAreRefusedUnlessForced) {
   expect_refused("run " + good + " --out o --set /seed=7", "holds the outputs of another case");
   expect_refused("run " + collision + " --out o", "holds the outputs of another case");
   expect_refused("run " + good + " --out o --packings 0:1", "holds the outputs of another case");
-  const Result forced = granular("run " + good + " --out o --set /seed=7 --force");
+  const granular::test::CliResult forced =
+      granular("run " + good + " --out o --set /seed=7 --force");
   ASSERT_EQ(forced.code, 0) << forced.err;
-  EXPECT_EQ(json::parse(slurp(dir_ / "o" / "summary.json"))["seed"], 7);
+  EXPECT_EQ(json::parse(granular::test::file_text(dir_ / "o" / "summary.json"))["seed"], 7);
 }
 
 TEST_F(OutputFolder, ThisCasesFinishedOutputsAreRefusedUnlessForced) {
   ASSERT_EQ(granular("run " + collision + " --out o").code, 0);
-  const std::string csv = slurp(dir_ / "o" / "collision.csv");
+  const std::string csv = granular::test::file_text(dir_ / "o" / "collision.csv");
   expect_refused("run " + collision + " --out o", "holds this case's finished outputs");
-  EXPECT_EQ(slurp(dir_ / "o" / "collision.csv"), csv);
+  EXPECT_EQ(granular::test::file_text(dir_ / "o" / "collision.csv"), csv);
   EXPECT_EQ(granular("run " + collision + " --out o --force").code, 0);
-  EXPECT_EQ(slurp(dir_ / "o" / "collision.csv"), csv);
+  EXPECT_EQ(granular::test::file_text(dir_ / "o" / "collision.csv"), csv);
 }
 
 TEST_F(OutputFolder, OtherFilesAreRefusedAndForceKeepsThem) {
@@ -91,19 +63,19 @@ TEST_F(OutputFolder, OtherFilesAreRefusedAndForceKeepsThem) {
   fs::remove(dir_ / "o" / "energy.csv");
   expect_refused("run " + good + " --out o", "holds files granular did not write (");
   std::ofstream(dir_ / "o" / "energy.csv") << "t\n";
-  const Result forced = granular("run " + good + " --out o --force");
+  const granular::test::CliResult forced = granular("run " + good + " --out o --force");
   ASSERT_EQ(forced.code, 0) << forced.err;
   EXPECT_NE(forced.err.find("note: --force kept 2 file(s) granular did not write"),
             std::string::npos)
       << forced.err;
-  EXPECT_EQ(slurp(dir_ / "o" / "notes.txt"), "mine\n");
+  EXPECT_EQ(granular::test::file_text(dir_ / "o" / "notes.txt"), "mine\n");
   EXPECT_TRUE(fs::is_directory(dir_ / "o" / "notes"));
-  EXPECT_NE(slurp(dir_ / "o" / "energy.csv"), "t\n");
+  EXPECT_NE(granular::test::file_text(dir_ / "o" / "energy.csv"), "t\n");
   EXPECT_TRUE(fs::exists(dir_ / "o" / "summary.json"));
 }
 
 TEST_F(OutputFolder, ForceAndResumeExcludeEachOther) {
-  const Result r = granular("run " + good + " --out o --force --resume");
+  const granular::test::CliResult r = granular("run " + good + " --out o --force --resume");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--force: starts afresh, --resume continues"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "o"));

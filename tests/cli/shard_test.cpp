@@ -15,25 +15,13 @@
 #include <vector>
 
 #include "granular/cases/case.hpp"
+#include "support/cli_scratch.hpp"
 #include "support/run_context.hpp"
 #include "support/same_outputs.hpp"
-
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-struct Result {
-  int code;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 const std::string demo = std::string(GRANULAR_SOURCE_DIR) + "/cases/demo_sweep.json";
 
@@ -47,32 +35,17 @@ std::string sets(const std::vector<std::string>& s) {
   return a;
 }
 
-class Shard : public ::testing::Test {
+class Shard : public granular::test::CliScratch {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("granular_shard_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result granular(const std::string& args) const {
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + args +
-                            " >/dev/null 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
-  }
-  Result run_demo(const std::string& out, const std::string& options) const {
+  Shard() : CliScratch("shard") {}
+  granular::test::CliResult run_demo(const std::string& out, const std::string& options) const {
     return granular("run '" + demo + "' --out " + out + " " + options + sets(short_demo));
   }
 
   // A refused merge: exit 2, one line starting with `where`, saying `what`, and no output.
   void expect_refused(const std::string& shards, const std::string& where,
                       const std::string& what) const {
-    const Result r = granular("merge --out merged " + shards);
+    const granular::test::CliResult r = granular("merge --out merged " + shards);
     EXPECT_EQ(r.code, 2) << shards << "\n" << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.err.rfind(where, 0), 0u) << r.err;
@@ -83,8 +56,6 @@ class Shard : public ::testing::Test {
   void expect_same_outputs(const fs::path& a, const fs::path& b) const {
     granular::test::expect_same_outputs(a, b, 12);
   }
-
-  fs::path dir_;
 };
 
 TEST_F(Shard, MergedShardsAreTheSingleRunBitwise) {
@@ -93,19 +64,22 @@ TEST_F(Shard, MergedShardsAreTheSingleRunBitwise) {
   ASSERT_EQ(run_demo("s0", "--threads 1 --packings 0:1").code, 0);
   ASSERT_EQ(run_demo("s1", "--threads 2 --packings 1:3").code, 0);
   ASSERT_EQ(run_demo("s2", "--threads 1 --packings=3:4").code, 0);
-  const json s1 = json::parse(slurp(dir_ / "s1" / "summary.json"));
+  const json s1 = json::parse(granular::test::file_text(dir_ / "s1" / "summary.json"));
   EXPECT_EQ(s1["shard"]["packings"], json::parse("[1, 3]"));
   EXPECT_EQ(s1["packings"].size(), 6u);
   EXPECT_EQ(s1["packings"][2]["index"], 5);  // Γ index 1, packing 1: 1 · 4 + 1
 
-  const Result merged = granular("merge --out merged s2 s0 s1");
+  const granular::test::CliResult merged = granular("merge --out merged s2 s0 s1");
   ASSERT_EQ(merged.code, 0) << merged.err;
   expect_same_outputs(dir_ / "whole", dir_ / "merged");
   // the run's cost adds up: the shards' wall times
   double wall = 0.0;
   for (const char* s : {"s0", "s1", "s2"})
-    wall += json::parse(slurp(dir_ / s / "summary.json"))["wall_time_s"].get<double>();
-  EXPECT_DOUBLE_EQ(json::parse(slurp(dir_ / "merged" / "summary.json"))["wall_time_s"], wall);
+    wall += json::parse(granular::test::file_text(dir_ / s / "summary.json"))["wall_time_s"]
+                .get<double>();
+  EXPECT_DOUBLE_EQ(
+      json::parse(granular::test::file_text(dir_ / "merged" / "summary.json"))["wall_time_s"],
+      wall);
 }
 
 TEST_F(Shard, MergeRefusesWhatIsNotOneWholeRun) {
@@ -125,23 +99,24 @@ TEST_F(Shard, MergeRefusesWhatIsNotOneWholeRun) {
   std::ofstream(dir_ / "s3" / "energy.csv") << "t\n";
   expect_refused("s0 s3", "s3: ", "no summary.json");
   // the output folder is not a shard's
-  const Result into_shard = granular("merge --out s0 s0 s2");
+  const granular::test::CliResult into_shard = granular("merge --out s0 s0 s2");
   EXPECT_EQ(into_shard.code, 2);
   EXPECT_NE(into_shard.err.find("--out s0: is the shard folder"), std::string::npos)
       << into_shard.err;
 }
 
 TEST_F(Shard, PackingsOptionIsChecked) {
-  const Result range = run_demo("o", "--packings 2:5");
+  const granular::test::CliResult range = run_demo("o", "--packings 2:5");
   EXPECT_EQ(range.code, 2);
   EXPECT_EQ(range.err,
             "--packings 2:5: expected FIRST:LAST with 0 <= FIRST < LAST <= 4 "
             "(packings_per_gamma)\n");
-  const Result text = run_demo("o", "--packings 3");
+  const granular::test::CliResult text = run_demo("o", "--packings 3");
   EXPECT_EQ(text.code, 2);
   EXPECT_NE(text.err.find("--packings: expected FIRST:LAST"), std::string::npos) << text.err;
-  const Result other = granular("run '" + std::string(GRANULAR_SOURCE_DIR) +
-                                "/cases/collision_disk_wall.json' --out o --packings 0:1");
+  const granular::test::CliResult other =
+      granular("run '" + std::string(GRANULAR_SOURCE_DIR) +
+               "/cases/collision_disk_wall.json' --out o --packings 0:1");
   EXPECT_EQ(other.code, 2);
   EXPECT_EQ(other.err, "--packings: only packing_ensemble runs split into shards\n");
   EXPECT_FALSE(fs::exists(dir_ / "o"));
@@ -164,21 +139,25 @@ TEST_F(Shard, ResumedShardIsTheShardRunStraight) {
   ASSERT_EQ(lc.spec->run(ctx), granular::cases::RunEnd::interrupted);
   ASSERT_TRUE(fs::exists(dir_ / "resumed" / "checkpoint.bin"));
 
-  const Result wrong = run_demo("resumed", "--threads 2 --packings 0:2 --resume");
+  const granular::test::CliResult wrong =
+      run_demo("resumed", "--threads 2 --packings 0:2 --resume");
   EXPECT_EQ(wrong.code, 2);
   EXPECT_NE(wrong.err.find("made by a different case or shard"), std::string::npos) << wrong.err;
-  const Result fresh = run_demo("resumed", "--threads 2 --packings 1:3");
+  const granular::test::CliResult fresh = run_demo("resumed", "--threads 2 --packings 1:3");
   EXPECT_EQ(fresh.code, 2);
   EXPECT_NE(fresh.err.find("holds an unfinished run of this case (checkpoint.bin): --resume"),
             std::string::npos)
       << fresh.err;
-  const Result resumed = run_demo("resumed", "--threads 1 --packings 1:3 --resume");
+  const granular::test::CliResult resumed =
+      run_demo("resumed", "--threads 1 --packings 1:3 --resume");
   ASSERT_EQ(resumed.code, 0) << resumed.err;
   EXPECT_FALSE(fs::exists(dir_ / "resumed" / "checkpoint.bin"));
   for (const char* name : {"energy.csv", "angles.csv", "disks.csv"})
-    EXPECT_TRUE(slurp(dir_ / "straight" / name) == slurp(dir_ / "resumed" / name)) << name;
-  json a = json::parse(slurp(dir_ / "straight" / "summary.json"));
-  json b = json::parse(slurp(dir_ / "resumed" / "summary.json"));
+    EXPECT_TRUE(granular::test::file_text(dir_ / "straight" / name) ==
+                granular::test::file_text(dir_ / "resumed" / name))
+        << name;
+  json a = json::parse(granular::test::file_text(dir_ / "straight" / "summary.json"));
+  json b = json::parse(granular::test::file_text(dir_ / "resumed" / "summary.json"));
   for (const char* key : granular::test::run_dependent) {
     a.erase(key);
     b.erase(key);

@@ -18,16 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "support/cli_scratch.hpp"
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using granular::test::file_text;
 
 struct Result {
   int code;
@@ -78,7 +74,7 @@ struct DumpFrame {
 };
 
 std::vector<DumpFrame> read_dump(const fs::path& path) {
-  std::istringstream in(slurp(path));
+  std::istringstream in(file_text(path));
   std::vector<DumpFrame> frames;
   std::string line;
   while (std::getline(in, line)) {
@@ -117,7 +113,7 @@ std::vector<DumpFrame> read_dump(const fs::path& path) {
 
 // The times a .pvd lists for its frames <stem>_000000.vtp, <stem>_000001.vtp, ... in order.
 std::vector<std::string> pvd_times(const fs::path& pvd, const std::string& stem) {
-  const std::string text = slurp(pvd);
+  const std::string text = file_text(pvd);
   const std::regex dataset("<DataSet timestep=\"([^\"]+)\" part=\"0\" file=\"" + stem +
                            "_(\\d{6})\\.vtp\"/>");
   std::vector<std::string> times;
@@ -190,11 +186,11 @@ TEST(SnapshotCli, FramesOfTheChosenPackingsAtTheirTimesWithTheRunsState) {
 
   // frames at every second chunk end from the one nearest t = 0.1 s: the chunk ends are the
   // times of energy.csv's rows (a phase's last chunk may be short, even one step)
-  const nlohmann::json summary = nlohmann::json::parse(slurp(out / "summary.json"));
+  const nlohmann::json summary = nlohmann::json::parse(file_text(out / "summary.json"));
   const double half_chunk = 0.5 * summary["sample_interval"].get<double>();
   std::vector<std::string> chunk_ends;
   {
-    std::istringstream energy(slurp(out / "energy.csv"));
+    std::istringstream energy(file_text(out / "energy.csv"));
     std::string row;
     std::getline(energy, row);
     while (std::getline(energy, row))
@@ -229,7 +225,7 @@ TEST(SnapshotCli, FramesOfTheChosenPackingsAtTheirTimesWithTheRunsState) {
   const std::vector<DumpFrame> frames4 = read_dump(out4 / "snapshots/packing_4.lammpstrj");
   const std::vector<std::string> times4 = pvd_times(out4 / "snapshots/packing_4.pvd", "packing_4");
   ASSERT_EQ(frames4.size(), times4.size());
-  const std::string angles4 = slurp(out4 / "angles.csv");
+  const std::string angles4 = file_text(out4 / "angles.csv");
   int samples = 0;
   for (std::size_t k = 0; k < frames4.size(); ++k) {
     if (angles4.find("\n" + times4[k] + ",0.6,4,0,") == std::string::npos) continue;

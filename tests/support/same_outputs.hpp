@@ -7,24 +7,17 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "support/cli_scratch.hpp"
 
 namespace granular::test {
 
 // The keys of summary.json a run's timing and machine decide.
 inline const char* const run_dependent[] = {"wall_time_s", "advance_time_s", "particle_steps_per_s",
                                             "threads"};
-
-inline std::string file_text(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 inline std::vector<std::string> sorted_names(const std::filesystem::path& dir) {
   std::vector<std::string> names;
