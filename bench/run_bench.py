@@ -495,19 +495,19 @@ def main():
     print("targets (1 thread, our particle-steps/s over LAMMPS atom-steps/s, best of %d):" % repeat)
     for disks, target in TARGETS.items():
         if disks not in lammps_rate:
-            print("  %5d disks: target %.0fx  - not measured" % (disks, target))
+            print("  %5d disks: target %.1fx  - not measured" % (disks, target))
             continue
         packings = cfg["ensemble_packings"] if disks == 60 else 1
         for integrator in INTEGRATORS:
             rate = ours_rate.get((disks, packings, "cpu", 1, integrator))
             if rate is None:
-                print("  %5d disks, %s: target %.0fx  - no 1-thread run with %d packings" % (
+                print("  %5d disks, %s: target %.1fx  - no 1-thread run with %d packings" % (
                     disks, integrator, target, packings))
                 continue
             ratio = rate / lammps_rate[disks]
             verdict = "met" if ratio >= target else "missed by %.2fx" % (target / ratio)
             what = "%d-packing ensemble" % packings if packings > 1 else "single bed"
-            print("  %5d disks (%s), %s: %.2fx LAMMPS, target %.0fx: %s" % (
+            print("  %5d disks (%s), %s: %.2fx LAMMPS, target %.1fx: %s" % (
                 disks, what, integrator, ratio, target, verdict))
     if mpi_rows:
         print()
