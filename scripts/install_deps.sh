@@ -6,10 +6,11 @@
 #   scripts/install_deps.sh --sanitize  also clang and its sanitizer and libFuzzer runtimes
 set -euo pipefail
 
-# python3-vtk9 and lammps: the snapshot tests read the files back with VTK's and LAMMPS' readers;
+# python3-vtk9 (with numpy, which it only recommends) and lammps: the snapshot tests read the
+# files back with VTK's and LAMMPS' readers;
 # OpenMPI: the runs over MPI ranks and their tests (docs/mpi.md; GRANULAR_MPI=AUTO finds it)
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev
-  python3-vtk9 lammps libopenmpi-dev openmpi-bin)
+  python3-vtk9 python3-numpy lammps libopenmpi-dev openmpi-bin)
 if [[ "${1:-}" == "--run" ]]; then
   packages+=(python3-matplotlib)
 fi
