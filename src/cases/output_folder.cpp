@@ -1,6 +1,7 @@
 // Output folders (include/granular/cases/output_folder.hpp, docs/outputs.md).
 #include "granular/cases/output_folder.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 
@@ -46,6 +47,42 @@ bool holds_finished_run(const fs::path& dir, const nlohmann::json& case_echo,
                         const std::optional<PackingRange>& shard) {
   std::error_code ec;
   return fs::exists(dir / "summary.json", ec) && same_run(dir / "summary.json", case_echo, shard);
+}
+
+std::optional<PackingRange> held_shard(const fs::path& dir, const nlohmann::json& case_echo) {
+  std::error_code ec;
+  std::optional<PackingRange> held;
+  const auto take = [&](int first, int last) {
+    if (0 <= first && first < last) held = PackingRange{first, last};
+  };
+  if (fs::exists(dir / "summary.json", ec)) {
+    std::ifstream in(dir / "summary.json");
+    const nlohmann::json s = nlohmann::json::parse(in, nullptr, false);
+    if (!s.is_object() || s.value("case", nlohmann::json()) != case_echo) return held;
+    const nlohmann::json shard = s.value("shard", nlohmann::json());
+    if (shard.is_object() && shard.contains("packings") && shard["packings"].is_array() &&
+        shard["packings"].size() == 2 && shard["packings"][0].is_number_integer() &&
+        shard["packings"][1].is_number_integer())
+      take(shard["packings"][0].get<int>(), shard["packings"][1].get<int>());
+    return held;
+  }
+  const fs::path checkpoint = checkpoint_path(dir);
+  if (!fs::exists(checkpoint, ec)) return held;
+  std::string fingerprint;
+  try {
+    fingerprint = io::read_checkpoint_header(checkpoint).fingerprint;
+  } catch (const std::runtime_error&) {
+    return held;
+  }
+  // the fingerprint is the case echo and " packings FIRST:LAST" (case_fingerprint)
+  const std::string prefix = case_echo.dump() + " packings ";
+  if (fingerprint.compare(0, prefix.size(), prefix) != 0) return held;
+  int first = 0, last = 0;
+  char tail = 0;
+  if (std::sscanf(fingerprint.c_str() + prefix.size(), "%d:%d%c", &first, &last, &tail) == 2 &&
+      case_fingerprint(case_echo, PackingRange{first, last}) == fingerprint)
+    take(first, last);
+  return held;
 }
 
 bool is_run_output(const std::string& name) {
@@ -110,7 +147,7 @@ void check_output_folder(const fs::path& dir, const nlohmann::json& case_echo,
   }
   if (!rank.empty())
     refuse("holds an unfinished run over MPI ranks (" + rank +
-           "/): mpirun with as many ranks and --resume continues it, --force starts afresh");
+           "/): mpirun and --resume continue it, --force starts afresh");
   if (!outputs.empty())
     refuse("holds the outputs of an unfinished run (" + outputs + "): --force replaces them");
   if (!other.empty())

@@ -211,18 +211,161 @@ void remove_folder(const fs::path& dir) {
   fs::remove(dir, ec);
 }
 
-// On resume, rank 0 refuses folders of ranks the job does not have: the run had more ranks.
-void check_no_extra_ranks(const fs::path& out, const Ranks& m) {
+// A shard of the job: the folder DIR/.rank-<index>/ and its packings, run by rank `owner`.
+struct Shard {
+  int index = 0;
+  PackingRange packings;
+  int owner = 0;
+};
+
+// A fresh run's shards: rank k runs slice k in .rank-k/ (ranks without packings none).
+std::vector<Shard> fresh_shards(int per_gamma, const Ranks& m) {
+  std::vector<Shard> shards;
+  for (int k = 0; k < m.size; ++k) {
+    const PackingRange s = slice_of(per_gamma, Ranks{k, m.size});
+    if (s.last > s.first) shards.push_back({k, s, k});
+  }
+  return shards;
+}
+
+// The shards of the run being resumed, as folders DIR/.rank-<j>/ on this rank's node: a
+// JSON list of [j, first, last]. A folder with neither this case's checkpoint nor its
+// finished shard is an error.
+nlohmann::json seen_shards(const fs::path& out, const nlohmann::json& echo) {
+  nlohmann::json seen = nlohmann::json::array();
   std::error_code ec;
-  if (!fs::is_directory(out, ec)) return;
+  if (!fs::is_directory(out, ec)) return seen;
   for (const fs::directory_entry& e : fs::directory_iterator(out, ec)) {
     const std::string name = e.path().filename().string();
-    if (cases::is_rank_folder(name) && std::stoi(name.substr(6)) >= m.size)
+    if (!cases::is_rank_folder(name)) continue;
+    const std::optional<PackingRange> held = cases::held_shard(e.path(), echo);
+    if (!held)
       throw CaseError("", "--resume",
-                      (out / name).string() +
-                          " is the folder of a rank this job lacks: resume "
-                          "with as many ranks as the run had");
+                      e.path().string() +
+                          " holds neither this case's checkpoint nor its finished shard: "
+                          "--force starts afresh");
+    seen.push_back({std::stoi(name.substr(6)), held->first, held->last});
   }
+  return seen;
+}
+
+// Rank 0: the shards of a resumed run from what every rank sees (seen[k]: rank k's
+// seen_shards). A folder goes to the rank of its number when that rank sees it (each rank its
+// own folder when the rank count is the run's), otherwise to the least loaded rank that sees
+// it, so that another rank count resumes where the ranks share DIR's file system. The shards
+// must cover every packing once. No folders at all: a fresh run's shards.
+std::vector<Shard> resumed_shards(const std::vector<nlohmann::json>& seen, int per_gamma,
+                                  const Ranks& m, const fs::path& out) {
+  std::vector<Shard> shards;
+  std::vector<std::vector<int>> seers;  // per shard, the ranks that see its folder
+  for (int k = 0; k < m.size; ++k)
+    for (const nlohmann::json& f : seen[static_cast<std::size_t>(k)]) {
+      const Shard s{f[0].get<int>(), {f[1].get<int>(), f[2].get<int>()}, -1};
+      const auto same = std::find_if(shards.begin(), shards.end(),
+                                     [&](const Shard& t) { return t.index == s.index; });
+      if (same == shards.end()) {
+        shards.push_back(s);
+        seers.push_back({k});
+      } else if (same->packings.first != s.packings.first ||
+                 same->packings.last != s.packings.last) {
+        throw CaseError(
+            "", "--resume",
+            rank_folder(out, s.index).string() + " holds different packings on different nodes");
+      } else {
+        seers[static_cast<std::size_t>(same - shards.begin())].push_back(k);
+      }
+    }
+  if (shards.empty()) return fresh_shards(per_gamma, m);
+
+  std::vector<std::size_t> order(shards.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return shards[a].packings.first < shards[b].packings.first;
+  });
+  int next = 0;
+  for (const std::size_t i : order) {
+    const PackingRange& p = shards[i].packings;
+    if (p.first != next || p.last > per_gamma)
+      throw CaseError("", "--resume",
+                      out.string() + "/.rank-<k>/ folders hold packings " +
+                          std::to_string(p.first) + ":" + std::to_string(p.last) + " after " +
+                          std::to_string(next) +
+                          ": a rank's folder is missing (on a node this job does not "
+                          "reach?), or overlaps another");
+    next = p.last;
+  }
+  if (next != per_gamma)
+    throw CaseError("", "--resume",
+                    out.string() + "/.rank-<k>/ folders lack packings " + std::to_string(next) +
+                        ":" + std::to_string(per_gamma) +
+                        ": a rank's folder is missing (on a node this job does not reach?)");
+
+  std::vector<int> load(static_cast<std::size_t>(m.size), 0);
+  const auto take = [&](Shard& s, int k) {
+    s.owner = k;
+    load[static_cast<std::size_t>(k)] += s.packings.last - s.packings.first;
+  };
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const std::vector<int>& k = seers[i];
+    if (std::find(k.begin(), k.end(), shards[i].index) != k.end()) take(shards[i], shards[i].index);
+  }
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    if (shards[i].owner >= 0) continue;
+    int best = seers[i].front();
+    for (const int k : seers[i])
+      if (load[static_cast<std::size_t>(k)] < load[static_cast<std::size_t>(best)]) best = k;
+    take(shards[i], best);
+  }
+  std::sort(shards.begin(), shards.end(),
+            [](const Shard& a, const Shard& b) { return a.index < b.index; });
+  return shards;
+}
+
+// Rank 0's plan on every rank: [[index, first, last, owner], ...].
+std::vector<Shard> broadcast_shards(const std::vector<Shard>& mine) {
+  nlohmann::json plan = nlohmann::json::array();
+  for (const Shard& s : mine) plan.push_back({s.index, s.packings.first, s.packings.last, s.owner});
+  std::vector<Shard> shards;
+  for (const nlohmann::json& s : nlohmann::json::parse(broadcast(plan.dump())))
+    shards.push_back({s[0].get<int>(), {s[1].get<int>(), s[2].get<int>()}, s[3].get<int>()});
+  return shards;
+}
+
+// The job's shards on every rank, or why resuming is refused (rank 0's one line; an empty
+// string on the other ranks).
+struct Plan {
+  std::vector<Shard> shards;
+  std::optional<std::string> refused;
+};
+
+// A fresh run's shards, or on resume those its folders hold, which every rank reports to rank 0.
+Plan plan_shards(const fs::path& out, const nlohmann::json& echo, int per_gamma, bool resume,
+                 const Ranks& m) {
+  Plan plan;
+  std::optional<std::string> error;
+  nlohmann::json seen = nlohmann::json::array();
+  try {
+    if (resume) seen = seen_shards(out, echo);
+  } catch (const CaseError& e) {
+    error = e.what();
+  }
+  if ((plan.refused = first_error(error, m))) return plan;
+  std::vector<Shard> shards;
+  if (m.rank == 0) {
+    std::vector<nlohmann::json> all{seen};
+    for (int k = 1; k < m.size; ++k)
+      all.push_back(nlohmann::json::parse(receive_text(k, kMessage)));
+    try {
+      shards = resume ? resumed_shards(all, per_gamma, m, out) : fresh_shards(per_gamma, m);
+    } catch (const CaseError& e) {
+      error = e.what();
+    }
+  } else {
+    send_text(seen.dump(), 0, kMessage);
+  }
+  if ((plan.refused = first_error(error, m))) return plan;
+  plan.shards = broadcast_shards(shards);
+  return plan;
 }
 
 int run_ranks(const Options& o, const Ranks& m) {
@@ -259,34 +402,43 @@ int run_ranks(const Options& o, const Ranks& m) {
     return refuse("mpirun: only packing_ensemble runs by MD split over MPI ranks: run " +
                   o.case_path + " without mpirun");
 
-  // every rank checks its part before anything is written: rank 0 the output folder, each
-  // rank its shard's folder (on resume: its checkpoint, or its finished shard)
+  // the shards: each rank's slice, or on resume the folders of the stopped run (docs/mpi.md)
   const fs::path out = run_folder(o);
-  const PackingRange slice = slice_of(ensemble->ensemble().packings_per_gamma, m);
-  const bool has_packings = slice.last > slice.first;
-  const fs::path mine = rank_folder(out, m.rank);
+  const Plan plan = plan_shards(out, echo, ensemble->ensemble().packings_per_gamma, o.resume, m);
+  if (plan.refused) return refuse(*plan.refused);
+  std::vector<Shard> mine;
+  for (const Shard& s : plan.shards)
+    if (s.owner == m.rank) mine.push_back(s);
+
+  // every rank checks its part before anything is written: rank 0 the output folder, each
+  // rank its shards' folders (on resume: their checkpoints, or their finished outputs)
   std::ostream nowhere(nullptr);
   cases::RunContext ctx;
-  ctx.out_dir = mine;
   ctx.case_echo = echo;
   ctx.backend = o.backend;
   ctx.threads = o.threads;
   ctx.resume = o.resume;
-  ctx.packings = slice;
   ctx.checkpoint_interval = o.checkpoint_interval;
   ctx.report = &nowhere;
   ctx.progress = m.rank == 0 ? &std::cerr : &nowhere;
-  bool finished = false;  // resuming a shard that finished before the interrupt
+  const auto shard_context = [&](const Shard& s) {
+    cases::RunContext c = ctx;
+    c.out_dir = rank_folder(out, s.index);
+    c.packings = s.packings;
+    return c;
+  };
+  std::vector<bool> finished;  // resuming a shard that finished before the interrupt
   try {
     std::error_code ec;
     if (m.rank == 0 && fs::exists(out, ec) && !fs::is_directory(out, ec))
       throw CaseError("", "--out " + io::excerpt(out.string()), "exists and is not a directory");
-    if (m.rank == 0 && o.resume) check_no_extra_ranks(out, m);
     if (m.rank == 0) cases::check_output_folder(out, echo, std::nullopt, o.resume, o.force);
-    finished = has_packings && o.resume && cases::holds_finished_run(mine, echo, slice);
-    if (has_packings && !finished) {
-      lc.spec->check_run(ctx);
-      cases::check_output_folder(mine, echo, slice, o.resume, o.force);
+    for (const Shard& s : mine) {
+      const cases::RunContext c = shard_context(s);
+      finished.push_back(o.resume && cases::holds_finished_run(c.out_dir, echo, s.packings));
+      if (finished.back()) continue;
+      lc.spec->check_run(c);
+      cases::check_output_folder(c.out_dir, echo, s.packings, o.resume, o.force);
     }
   } catch (const CaseError& e) {
     error = e.what();
@@ -301,9 +453,11 @@ int run_ranks(const Options& o, const Ranks& m) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   try {
-    if (has_packings && o.force) force_clear(mine);
     if (m.rank == 0) io::check_writable_folder(out);
-    if (has_packings) io::check_writable_folder(mine);
+    for (const Shard& s : mine) {
+      if (o.force) force_clear(rank_folder(out, s.index));
+      io::check_writable_folder(rank_folder(out, s.index));
+    }
   } catch (const io::FileError& e) {
     error = e.what();
   }
@@ -311,71 +465,75 @@ int run_ranks(const Options& o, const Ranks& m) {
   if (m.rank == 0)
     for (const std::string& n : notes) std::cerr << "note: " << n << "\n";
 
-  // each rank its shard; a stop anywhere stops all, each with its checkpoint
+  // each rank its shards, one after the other; a stop anywhere stops all, each unfinished
+  // shard keeping its checkpoint
   StopRelay relay(m);
   // mpirun passes SIGUSR1 on to every rank at once; its SIGINT and SIGTERM come a second late,
   // as SIGTERM, and a second before SIGKILL (docs/mpi.md)
   catch_stop_signals({SIGINT, SIGTERM, SIGUSR1});
   ctx.stop = [&] { return relay.poll(stop_requested()); };
   int outcome = kComplete;
-  try {
-    if (has_packings && !finished && lc.spec->run(ctx) == cases::RunEnd::interrupted)
-      outcome = kInterrupted;
-  } catch (const std::exception& e) {
-    std::error_code ec;
-    std::cerr << "granular: run failed on rank " << m.rank << ": " << io::one_line(e.what())
-              << (fs::exists(cases::checkpoint_path(mine), ec)
-                      ? "; its last checkpoint is " + cases::checkpoint_path(mine).string()
-                      : "")
-              << "\n";
-    relay.poll(true);
-    outcome = kFailed;
+  for (std::size_t i = 0; i < mine.size() && outcome == kComplete; ++i) {
+    if (finished[i]) continue;
+    const cases::RunContext c = shard_context(mine[i]);
+    try {
+      if (lc.spec->run(c) == cases::RunEnd::interrupted) outcome = kInterrupted;
+    } catch (const std::exception& e) {
+      std::error_code ec;
+      std::cerr << "granular: run failed on rank " << m.rank << ": " << io::one_line(e.what())
+                << (fs::exists(cases::checkpoint_path(c.out_dir), ec)
+                        ? "; its last checkpoint is " + cases::checkpoint_path(c.out_dir).string()
+                        : "")
+                << "\n";
+      relay.poll(true);
+      outcome = kFailed;
+    }
   }
   relay.finish();
   int worst = outcome;
   MPI_Allreduce(&outcome, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (worst == kInterrupted && m.rank == 0)
     std::cerr << "granular: run interrupted; checkpoints in " << out.string()
-              << "/.rank-<k>/ on each rank's node: repeat the command with --resume and as many "
-                 "ranks to continue\n";
+              << "/.rank-<k>/ on each rank's node: repeat the command with --resume to continue "
+                 "(with another number of ranks where the ranks share the folder)\n";
   if (worst != kComplete) return kRunFailure;
 
-  // the shards to rank 0, one rank after the other, then the merge
+  // the shards to rank 0 in the order of their folders, each owner sending its own, then the
+  // merge
   int merged = 0;
   if (m.rank == 0) {
-    std::vector<fs::path> shards;
+    std::vector<fs::path> shard_dirs;
     std::string failed;
-    for (int k = 0; k < m.size; ++k) {
-      Ranks other = m;
-      other.rank = k;
-      const PackingRange s = slice_of(ensemble->ensemble().packings_per_gamma, other);
-      if (s.last == s.first) continue;
-      shards.push_back(k == 0 ? mine : incoming_folder(out, k));
-      if (k == 0) continue;
-      const std::string e = receive_shard(k, shards.back());
+    for (const Shard& s : plan.shards) {
+      if (s.owner == 0) {
+        shard_dirs.push_back(rank_folder(out, s.index));
+        continue;
+      }
+      shard_dirs.push_back(incoming_folder(out, s.index));
+      const std::string e = receive_shard(s.owner, shard_dirs.back());
       if (failed.empty()) failed = e;
     }
     try {
-      if (failed.empty()) cases::merge_packing_shards(out, shards, std::cout, {});
+      if (failed.empty()) cases::merge_packing_shards(out, shard_dirs, std::cout, {});
     } catch (const std::exception& e) {
       failed = e.what();
     }
     if (failed.empty()) {
       merged = 1;
-      for (int k = 1; k < m.size; ++k) remove_folder(incoming_folder(out, k));
+      for (const Shard& s : plan.shards) remove_folder(incoming_folder(out, s.index));
     } else {
       std::cerr << "granular: run failed: merging the ranks' shards: " << io::one_line(failed)
                 << "; the shards stay in " << out.string()
                 << "/.rank-<k>/ on each rank's node (granular merge joins them)\n";
     }
-  } else if (has_packings) {
-    send_shard(mine);
+  } else {
+    for (const Shard& s : mine) send_shard(rank_folder(out, s.index));
   }
   MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (!merged) return kRunFailure;
-  remove_folder(mine);
+  for (const Shard& s : mine) remove_folder(rank_folder(out, s.index));
   std::error_code ec;
-  if (m.rank != 0) fs::remove(out, ec);  // made for the rank's folder alone: empty now
+  if (m.rank != 0) fs::remove(out, ec);  // made for the rank's folders alone: empty now
   if (m.rank == 0) std::cout << "outputs in " << out.string() << "\n";
   return kSuccess;
 }

@@ -1,7 +1,8 @@
 // Runs over MPI ranks (docs/mpi.md): `mpirun -np K granular run` of the shortened demo case
 // writes the single run's files byte for byte for every K (summary.json apart from its
 // run-dependent keys); a run stopped by a signal to one rank or to mpirun resumes into the
-// uninterrupted run's files; bad input is one line and exit 2 on every rank. Built only with MPI.
+// uninterrupted run's files, over as many ranks or another number; bad input is one line and exit 2
+// on every rank. Built only with MPI.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -57,32 +58,37 @@ class Mpi : public granular::test::CliScratch {
     granular::test::expect_same_outputs(a, b, 12);
   }
 
-  // A run over 2 ranks stopped by `stop` (given mpirun's pid) once both ranks have written
-  // rows, then resumed: the single run's files, and the stopped run's folder refuses a fresh
-  // run and a resume with other ranks.
-  void expect_stop_and_resume(const std::function<void(pid_t)>& stop) {
+  // A run over `ranks` ranks stopped by `stop` (given mpirun's pid) once every rank has written
+  // rows, then resumed over `resume_ranks` ranks: the single run's files. The stopped run's
+  // folder refuses a fresh run, and a resume that lacks a rank's folder.
+  void expect_stop_and_resume(int ranks, int resume_ranks, const std::function<void(pid_t)>& stop) {
     const std::string measure = "1.5";
     ASSERT_EQ(sh("'" + std::string(GRANULAR_CLI) + "' run '" + demo + "' --out whole" +
                  short_demo(measure))
                   .code,
               0);
-    const std::string run =
-        mpirun(2) + "run '" + demo + "' --out split --checkpoint-interval 0" + short_demo(measure);
+    const std::string args =
+        "run '" + demo + "' --out split --checkpoint-interval 0" + short_demo(measure);
     const pid_t pid = ::fork();
     if (pid == 0) {
       ::chdir(dir_.c_str());
-      const std::string line = "exec " + run + " >/dev/null 2>stopped.txt";
+      const std::string line = "exec " + mpirun(ranks) + args + " >/dev/null 2>stopped.txt";
       ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    // both ranks are past their first rows
+    // every rank is past its first rows
     const Clock::time_point limit = Clock::now() + std::chrono::seconds(60);
     const auto rows = [&](int k) {
       const std::string t =
           granular::test::file_text(dir_ / "split" / (".rank-" + std::to_string(k)) / "energy.csv");
       return std::count(t.begin(), t.end(), '\n');
     };
-    while ((rows(0) < 20 || rows(1) < 20) && Clock::now() < limit)
+    const auto all_started = [&] {
+      for (int k = 0; k < ranks; ++k)
+        if (rows(k) < 20) return false;
+      return true;
+    };
+    while (!all_started() && Clock::now() < limit)
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     stop(pid);
     int status = 0;
@@ -93,23 +99,30 @@ class Mpi : public granular::test::CliScratch {
     EXPECT_NE(err.find("granular: run interrupted; checkpoints in split/.rank-<k>/"),
               std::string::npos)
         << err;
-    for (const char* k : {".rank-0", ".rank-1"})
-      ASSERT_TRUE(fs::exists(dir_ / "split" / k / "checkpoint.bin")) << k << "\n" << err;
+    for (int k = 0; k < ranks; ++k) {
+      const fs::path rank = dir_ / "split" / (".rank-" + std::to_string(k));
+      ASSERT_TRUE(fs::exists(rank / "checkpoint.bin")) << rank << "\n" << err;
+    }
     EXPECT_FALSE(fs::exists(dir_ / "split" / "summary.json"));
 
-    const granular::test::CliResult fresh = sh(run);
+    const granular::test::CliResult fresh = sh(mpirun(ranks) + args);
     EXPECT_EQ(fresh.code, 2);
     EXPECT_NE(fresh.err.find("--out split: holds an unfinished run over MPI ranks (.rank-"),
               std::string::npos)
         << fresh.err;
-    const granular::test::CliResult more =
-        sh(mpirun(3) + "run '" + demo + "' --out split --resume" + short_demo(measure));
-    EXPECT_EQ(more.code, 2) << more.err;
-    EXPECT_EQ(std::count(more.err.begin(), more.err.end(), '\n'), 1) << more.err;
+    // a rank's folder missing (a node the job does not reach): refused before anything runs
+    fs::copy(dir_ / "split", dir_ / "lacking", fs::copy_options::recursive);
+    fs::remove_all(dir_ / "lacking" / ".rank-1");
+    const std::string lacking = "run '" + demo + "' --out lacking --resume" + short_demo(measure);
+    const granular::test::CliResult missing = sh(mpirun(resume_ranks) + lacking);
+    EXPECT_EQ(missing.code, 2) << missing.err;
+    EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
+    EXPECT_NE(missing.err.find("a rank's folder is missing"), std::string::npos) << missing.err;
 
-    const granular::test::CliResult resumed = sh(run + " --resume");
+    const granular::test::CliResult resumed = sh(mpirun(resume_ranks) + args + " --resume");
     ASSERT_EQ(resumed.code, 0) << resumed.err;
     expect_same_outputs(dir_ / "whole", dir_ / "split");
+    EXPECT_FALSE(fs::exists(dir_ / "split" / ".rank-0"));
   }
 };
 
@@ -129,8 +142,9 @@ TEST_F(Mpi, OutputsAreTheSingleRunBitwiseForAnyRankCount) {
 }
 
 TEST_F(Mpi, StoppedByOneRankResumesIntoTheSingleRun) {
-  // SIGTERM to one rank alone: the other hears of it and stops too, each with its checkpoint
-  expect_stop_and_resume([&](pid_t mpirun_pid) {
+  // SIGTERM to one rank alone: the other hears of it and stops too, each with its checkpoint;
+  // resumed by as many ranks, each from its own folder
+  expect_stop_and_resume(2, 2, [&](pid_t mpirun_pid) {
     FILE* p = ::popen(("pgrep -P " + std::to_string(mpirun_pid) + " granular").c_str(), "r");
     char line[64] = {};
     ASSERT_NE(std::fgets(line, sizeof line, p), nullptr);
@@ -139,9 +153,10 @@ TEST_F(Mpi, StoppedByOneRankResumesIntoTheSingleRun) {
   });
 }
 
-TEST_F(Mpi, StoppedThroughMpirunResumesIntoTheSingleRun) {
-  // mpirun passes SIGUSR1 to every rank at once (its SIGTERM comes late and SIGKILLs soon)
-  expect_stop_and_resume([](pid_t mpirun_pid) { ::kill(mpirun_pid, SIGUSR1); });
+TEST_F(Mpi, StoppedThroughMpirunResumesIntoTheSingleRunOverOtherRankCounts) {
+  // mpirun passes SIGUSR1 to every rank at once (its SIGTERM comes late and SIGKILLs soon);
+  // three shards (2 + 1 + 1 packings) resumed by two ranks: rank 1 runs .rank-1/ and .rank-2/
+  expect_stop_and_resume(3, 2, [](pid_t mpirun_pid) { ::kill(mpirun_pid, SIGUSR1); });
 }
 
 TEST_F(Mpi, BadInputIsOneLineAndExitTwoOnEveryRank) {

@@ -33,6 +33,11 @@ bool is_rank_folder(const std::string& name);
 bool holds_finished_run(const std::filesystem::path& dir, const nlohmann::json& case_echo,
                         const std::optional<PackingRange>& shard);
 
+// The packings of this case's shard whose checkpoint or finished outputs (summary.json) dir
+// holds; nullopt when it holds neither, or another case's.
+std::optional<PackingRange> held_shard(const std::filesystem::path& dir,
+                                       const nlohmann::json& case_echo);
+
 // Refuses (io::CaseError on "--out DIR") a folder that holds anything unless `force`: another
 // case's or shard's outputs, this case's finished outputs, an unfinished run (its checkpoint:
 // --resume continues it), an unfinished run over MPI (its .rank-<k>/ folders), partial outputs, or
