@@ -133,7 +133,8 @@ struct DeviceEnsemble {
                         d_slots_used.data(),
                         d_contact_mask.data(),
                         d_status.data(),
-                        d_rebuild_count.data()};
+                        d_rebuild_count.data(),
+                        m.n_disks()};
   }
 };
 

@@ -193,7 +193,8 @@ EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
                       s.slots_used.data(),
                       s.contact_mask.data(),
                       s.status.data(),
-                      s.rebuild_count.data()};
+                      s.rebuild_count.data(),
+                      m.n_disks()};
 }
 
 namespace {
@@ -284,8 +285,10 @@ std::string packing_defect(const EnsembleModel& m, const EnsembleState& s, int p
                           &s.fx, &s.fy, &s.torque}) {
       if (!all_finite(*v, first, last, 1)) return "packing " + std::to_string(p) + " is not finite";
     }
-    if (!all_finite(s.gear_high, first, last, 9) ||
-        !all_finite(s.body_motion, m.packings[p].body_first,
+    for (int k = 0; k < 9; ++k)  // gear_high's columns (state.hpp)
+      if (!all_finite(s.gear_high, k * m.n_disks() + first, k * m.n_disks() + last, 1))
+        return "packing " + std::to_string(p) + " is not finite";
+    if (!all_finite(s.body_motion, m.packings[p].body_first,
                     m.packings[p].body_first + m.packings[p].body_count, body_motion_size))
       return "packing " + std::to_string(p) + " is not finite";
   }

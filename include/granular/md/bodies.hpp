@@ -61,7 +61,7 @@ GRANULAR_HD inline void place_prescribed_disk(const EnsembleView& v, const Body&
   v.ax[i] = 0.0;
   v.ay[i] = 0.0;
   v.alpha[i] = 0.0;
-  for (int k = 0; k < 9; ++k) v.gear_high[9 * i + k] = 0.0;
+  for (int k = 0; k < 9; ++k) gear_column(v, k)[i] = 0.0;
 }
 
 // move_bodies: packing p's bodies to the end of step `step` (time t): random coordinates take

@@ -37,7 +37,7 @@ GRANULAR_HD inline Gear5Step gear5_step(double dt) {
 
 // Gear predictor for a 2nd-order ODE: Taylor expansion of (q, q', q'', q''', q'''', q''''')
 // over dt (Allen & Tildesley, §3.2).
-GRANULAR_HD inline void gear5_predict(const Gear5Step& s, double& q, double& v, double& a,
+GRANULAR_HD inline void gear5_predict(const Gear5Step s, double& q, double& v, double& a,
                                       double& d3, double& d4, double& d5) {
   q += s.dt * v + s.h2 * a + s.h3 * d3 + s.h4 * d4 + s.h5 * d5;
   v += s.dt * a + s.h2 * d3 + s.h3 * d4 + s.h4 * d5;
@@ -53,7 +53,7 @@ GRANULAR_HD inline void gear5_predict(const Gear5Step& s, double& q, double& v, 
 GRANULAR_HD inline double flush_tiny(double d) { return fabs(d) < 1e-200 ? 0.0 : d; }
 
 // Gear corrector with the new acceleration a_new.
-GRANULAR_HD inline void gear5_correct(const Gear5Step& s, double a_new, double& q, double& v,
+GRANULAR_HD inline void gear5_correct(const Gear5Step s, double a_new, double& q, double& v,
                                       double& a, double& d3, double& d4, double& d5) {
   const double delta = a_new - a;
   q += s.q * delta;

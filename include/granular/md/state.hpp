@@ -53,8 +53,10 @@ struct EnsembleState {
   std::vector<double> omega;   // angular velocity [rad/s]
   std::vector<double> ax, ay;  // acceleration [m/s²]
   std::vector<double> alpha;   // angular acceleration [rad/s²]
-  // Gear 5th order: 3rd, 4th and 5th time derivatives of x, y, θ (n_disks x 9), SI units;
-  // written by predict() and correct(), unused by velocity Verlet
+  // Gear 5th order: 3rd, 4th and 5th time derivatives of x, y, θ, SI units, as 9 columns of
+  // n_disks (column 3c + k − 3 holds the k-th derivative of coordinate c = x, y, θ; see
+  // gear_column), so that a loop over disks runs along each; written by predict() and
+  // correct(), unused by velocity Verlet
   std::vector<double> gear_high;
 
   // force [N] and torque [N m] on each disk (n_disks); written by forces()

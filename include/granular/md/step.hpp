@@ -32,10 +32,10 @@ GRANULAR_HD inline int lowest_bit(std::uint64_t mask) {
 
 // Gear's predict of disk i with the step's constants.
 GRANULAR_HD inline void gear5_predict_disk(const EnsembleView& v, const Gear5Step& s, int i) {
-  double* g = v.gear_high + 9 * i;
-  gear5_predict(s, v.x[i], v.vx[i], v.ax[i], g[0], g[1], g[2]);
-  gear5_predict(s, v.y[i], v.vy[i], v.ay[i], g[3], g[4], g[5]);
-  gear5_predict(s, v.theta[i], v.omega[i], v.alpha[i], g[6], g[7], g[8]);
+  const auto g = [&](int k) -> double& { return gear_column(v, k)[i]; };
+  gear5_predict(s, v.x[i], v.vx[i], v.ax[i], g(0), g(1), g(2));
+  gear5_predict(s, v.y[i], v.vy[i], v.ay[i], g(3), g(4), g(5));
+  gear5_predict(s, v.theta[i], v.omega[i], v.alpha[i], g(6), g(7), g(8));
 }
 
 // predict: advance disk i's coordinates to the end of the step (before forces).
@@ -57,11 +57,12 @@ GRANULAR_HD inline bool moved_beyond_half_skin(const EnsembleView& v, int i) {
 }
 
 // Has any disk of [first, last) moved more than half the skin? (moved_beyond_half_skin over a
-// packing, counted in a double so that the compiler vectorizes the loop)
-GRANULAR_HD inline bool any_moved_beyond_half_skin(const EnsembleView& v, int first, int last) {
-  double moved = 0.0;
-  for (int i = first; i < last; ++i) moved += moved_beyond_half_skin(v, i) ? 1.0 : 0.0;
-  return moved > 0.0;
+// packing, as an integer OR, which vectorizes without an in-order floating-point sum)
+GRANULAR_HOST_OUT_OF_LINE GRANULAR_HD inline bool any_moved_beyond_half_skin(const EnsembleView& v,
+                                                                             int first, int last) {
+  int moved = 0;
+  for (int i = first; i < last; ++i) moved |= moved_beyond_half_skin(v, i) ? 1 : 0;
+  return moved != 0;
 }
 
 // Row of a height in packing p's cell grid; disks above the allocated rows share the top row
@@ -498,11 +499,11 @@ GRANULAR_HD inline bool disk_state_finite(const EnsembleView& v, int i) {
 // Gear's correct of disk i with the step's constants. Returns false when the state became
 // non-finite.
 GRANULAR_HD inline bool gear5_correct_disk(const EnsembleView& v, const Gear5Step& s, int i) {
-  double* g = v.gear_high + 9 * i;
-  gear5_correct(s, v.fx[i] * v.inv_mass[i], v.x[i], v.vx[i], v.ax[i], g[0], g[1], g[2]);
-  gear5_correct(s, v.fy[i] * v.inv_mass[i], v.y[i], v.vy[i], v.ay[i], g[3], g[4], g[5]);
-  gear5_correct(s, v.torque[i] * v.inv_inertia[i], v.theta[i], v.omega[i], v.alpha[i], g[6], g[7],
-                g[8]);
+  const auto g = [&](int k) -> double& { return gear_column(v, k)[i]; };
+  gear5_correct(s, v.fx[i] * v.inv_mass[i], v.x[i], v.vx[i], v.ax[i], g(0), g(1), g(2));
+  gear5_correct(s, v.fy[i] * v.inv_mass[i], v.y[i], v.vy[i], v.ay[i], g(3), g(4), g(5));
+  gear5_correct(s, v.torque[i] * v.inv_inertia[i], v.theta[i], v.omega[i], v.alpha[i], g(6), g(7),
+                g(8));
   return disk_state_finite(v, i);
 }
 
@@ -516,22 +517,29 @@ GRANULAR_HD inline bool correct_disk(const EnsembleView& v, int i) {
   return disk_state_finite(v, i);
 }
 
+// Velocity Verlet's predict of one coordinate for disks [first, last), a loop the compiler
+// vectorizes (restrict parameters, out of line on the host).
+GRANULAR_HOST_OUT_OF_LINE GRANULAR_HD inline void verlet_predict_coordinate(
+    double dt, double* __restrict__ q, double* __restrict__ u, const double* __restrict__ a,
+    int first, int last) {
+  for (int i = first; i < last; ++i) verlet_predict(dt, q[i], u[i], a[i]);
+}
+
 // Velocity Verlet's correct of one coordinate for disks [first, last): a_new = f/m, then
 // verlet_correct, in a loop the compiler vectorizes. Returns false when a velocity became
 // non-finite.
-GRANULAR_HD inline bool verlet_correct_coordinate(double dt, const double* __restrict__ f,
-                                                  const double* __restrict__ inv_m,
-                                                  double* __restrict__ u, double* __restrict__ a,
-                                                  int first, int last) {
-  double check = 0.0;  // 0 while every velocity is finite, NaN after (in any order of sums)
+GRANULAR_HOST_OUT_OF_LINE GRANULAR_HD inline bool verlet_correct_coordinate(
+    double dt, const double* __restrict__ f, const double* __restrict__ inv_m,
+    double* __restrict__ u, double* __restrict__ a, int first, int last) {
+  int non_finite = 0;  // an integer OR: a floating-point sum would be reduced in order
   for (int i = first; i < last; ++i) {
     const double a_new = f[i] * inv_m[i];
     const double u_new = u[i] + 0.5 * dt * a_new;  // verlet_correct, spelled out
     u[i] = u_new;
     a[i] = a_new;
-    check += u_new - u_new;
+    non_finite |= u_new - u_new == 0.0 ? 0 : 1;  // NaN for ±inf and NaN
   }
-  return check == 0.0;
+  return non_finite == 0;
 }
 
 // correct_disk of velocity Verlet for a packing's disks [first, last), one coordinate at a
@@ -543,6 +551,53 @@ GRANULAR_HD inline bool correct_packing_verlet(const EnsembleView& v, int first,
   const bool theta_ok =
       verlet_correct_coordinate(v.dt, v.torque, v.inv_inertia, v.omega, v.alpha, first, last);
   return x_ok && y_ok && theta_ok;
+}
+
+// Gear's predict of one coordinate for disks [first, last), a loop the compiler vectorizes
+// (restrict parameters, out of line on the host).
+GRANULAR_HOST_OUT_OF_LINE GRANULAR_HD inline void gear5_predict_coordinate(
+    const Gear5Step s, double* __restrict__ q, double* __restrict__ u, double* __restrict__ a,
+    double* __restrict__ d3, double* __restrict__ d4, double* __restrict__ d5, int first,
+    int last) {
+  for (int i = first; i < last; ++i) gear5_predict(s, q[i], u[i], a[i], d3[i], d4[i], d5[i]);
+}
+
+// Gear's predict of a packing's disks [first, last), one coordinate at a time: disk by disk
+// the arithmetic of gear5_predict_disk.
+GRANULAR_HD inline void gear5_predict_packing(const EnsembleView& v, const Gear5Step& s, int first,
+                                              int last) {
+  gear5_predict_coordinate(s, v.x, v.vx, v.ax, gear_column(v, 0), gear_column(v, 1),
+                           gear_column(v, 2), first, last);
+  gear5_predict_coordinate(s, v.y, v.vy, v.ay, gear_column(v, 3), gear_column(v, 4),
+                           gear_column(v, 5), first, last);
+  gear5_predict_coordinate(s, v.theta, v.omega, v.alpha, gear_column(v, 6), gear_column(v, 7),
+                           gear_column(v, 8), first, last);
+}
+
+// Gear's correct of one coordinate for disks [first, last) with a_new = f / m (vectorized as
+// the predict).
+GRANULAR_HOST_OUT_OF_LINE GRANULAR_HD inline void gear5_correct_coordinate(
+    const Gear5Step s, const double* __restrict__ f, const double* __restrict__ inv_m,
+    double* __restrict__ q, double* __restrict__ u, double* __restrict__ a, double* __restrict__ d3,
+    double* __restrict__ d4, double* __restrict__ d5, int first, int last) {
+  for (int i = first; i < last; ++i)
+    gear5_correct(s, f[i] * inv_m[i], q[i], u[i], a[i], d3[i], d4[i], d5[i]);
+}
+
+// Gear's correct of a packing's disks [first, last): disk by disk the arithmetic and the
+// finiteness test of gear5_correct_disk. Returns false when some disk's state became
+// non-finite.
+GRANULAR_HD inline bool gear5_correct_packing(const EnsembleView& v, const Gear5Step& s, int first,
+                                              int last) {
+  gear5_correct_coordinate(s, v.fx, v.inv_mass, v.x, v.vx, v.ax, gear_column(v, 0),
+                           gear_column(v, 1), gear_column(v, 2), first, last);
+  gear5_correct_coordinate(s, v.fy, v.inv_mass, v.y, v.vy, v.ay, gear_column(v, 3),
+                           gear_column(v, 4), gear_column(v, 5), first, last);
+  gear5_correct_coordinate(s, v.torque, v.inv_inertia, v.theta, v.omega, v.alpha, gear_column(v, 6),
+                           gear_column(v, 7), gear_column(v, 8), first, last);
+  int non_finite = 0;  // an integer OR: a floating-point sum would be reduced in order
+  for (int i = first; i < last; ++i) non_finite |= disk_state_finite(v, i) ? 0 : 1;
+  return non_finite == 0;
 }
 
 // Rebuilds packing p's cell binning and neighbor lists.
@@ -587,27 +642,19 @@ GRANULAR_HD inline void prime_packing(const EnsembleView& v, int p, double t) {
 // One whole step of packing p, serially over its disks: the unit the CPU backend schedules
 // (a CUDA block runs the same stages with a disk per thread and barriers between them).
 // step_end is the step's number, t_end the time at its end, where the forces are evaluated.
-// Velocity Verlet's predict and correct run one coordinate at a time over the packing, so that
-// the compiler vectorizes them; the walls are added in the pair pass as each disk's pairs are
+// Predict and correct run one coordinate at a time over the packing, so that the compiler
+// vectorizes them; the walls are added in the pair pass as each disk's pairs are
 // done. Neither changes a result: the same operations on the same numbers, in the same order.
 GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, std::int64_t step_end,
                                      double t_end) {
   const int first = v.offset[p];
   const int last = v.offset[p + 1];
   if (v.integrator == Integrator::velocity_verlet) {
-    // one coordinate per loop over restrict pointers: the compiler vectorizes these
-    double* __restrict__ q[3] = {v.x, v.y, v.theta};
-    double* __restrict__ u[3] = {v.vx, v.vy, v.omega};
-    const double* __restrict__ a[3] = {v.ax, v.ay, v.alpha};
-    for (int c = 0; c < 3; ++c) {
-      double* __restrict__ qc = q[c];
-      double* __restrict__ uc = u[c];
-      const double* __restrict__ ac = a[c];
-      for (int i = first; i < last; ++i) verlet_predict(v.dt, qc[i], uc[i], ac[i]);
-    }
+    verlet_predict_coordinate(v.dt, v.x, v.vx, v.ax, first, last);
+    verlet_predict_coordinate(v.dt, v.y, v.vy, v.ay, first, last);
+    verlet_predict_coordinate(v.dt, v.theta, v.omega, v.alpha, first, last);
   } else {
-    const Gear5Step gear = gear5_step(v.dt);
-    for (int i = first; i < last; ++i) gear5_predict_disk(v, gear, i);
+    gear5_predict_packing(v, gear5_step(v.dt), first, last);
   }
   if (v.packings[p].body_count > 0) move_bodies(v, p, step_end, t_end);
   const bool moved = any_moved_beyond_half_skin(v, first, last);
@@ -615,11 +662,8 @@ GRANULAR_HD inline void step_packing(const EnsembleView& v, int p, std::int64_t 
   packing_forces(v, p, t_end);
   if (v.integrator == Integrator::velocity_verlet) {
     if (!correct_packing_verlet(v, first, last)) v.status[p] |= status_non_finite;
-  } else {
-    const Gear5Step gear = gear5_step(v.dt);
-    for (int i = first; i < last; ++i) {
-      if (!gear5_correct_disk(v, gear, i)) v.status[p] |= status_non_finite;
-    }
+  } else if (!gear5_correct_packing(v, gear5_step(v.dt), first, last)) {
+    v.status[p] |= status_non_finite;
   }
 }
 

@@ -3,6 +3,7 @@
 // (h_/d_ prefixes there).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "granular/contact_law.hpp"
@@ -58,7 +59,13 @@ struct EnsembleView {
   std::uint64_t* contact_mask;
   std::uint32_t* status;
   std::int64_t* rebuild_count;
+  int disk_count;  // disks of the whole ensemble: the length of each gear_high column
 };
+
+// Column k of gear_high (state.hpp): the (k % 3 + 3)-th derivative of coordinate k / 3.
+GRANULAR_HD inline double* gear_column(const EnsembleView& v, int k) {
+  return v.gear_high + static_cast<std::ptrdiff_t>(k) * v.disk_count;
+}
 
 // A view over host memory.
 EnsembleView make_view(const EnsembleModel& m, EnsembleState& s);

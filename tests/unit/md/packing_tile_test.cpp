@@ -89,6 +89,14 @@ bool same_bytes(const T* a, const T* b, std::size_t count) {
   return std::memcmp(a, b, count * sizeof(T)) == 0;
 }
 
+// A column of an array, as the loops below read arrays.
+struct Column {
+  const double* begin;
+  std::size_t count;
+  const double* data() const { return begin; }
+  std::size_t size() const { return count; }
+};
+
 // Calls f(name, a_array, b_array, elements per disk) for every per-disk state array.
 template <class State, class F>
 void for_each_disk_array(State& a, State& b, int max_neighbors, int max_contacts, F f) {
@@ -101,7 +109,10 @@ void for_each_disk_array(State& a, State& b, int max_neighbors, int max_contacts
   f("ax", a.ax, b.ax, 1);
   f("ay", a.ay, b.ay, 1);
   f("alpha", a.alpha, b.alpha, 1);
-  f("gear_high", a.gear_high, b.gear_high, 9);
+  // gear_high as its 9 columns of one double per disk (state.hpp)
+  const std::size_t n = a.x.size();
+  for (std::size_t k = 0; k < 9; ++k)
+    f("gear_high", Column{a.gear_high.data() + k * n, n}, Column{b.gear_high.data() + k * n, n}, 1);
   f("fx", a.fx, b.fx, 1);
   f("fy", a.fy, b.fy, 1);
   f("torque", a.torque, b.torque, 1);
