@@ -5,8 +5,9 @@ outputs and return them as numpy arrays. See docs/python.md.
 """
 from ._core import CaseError, __version__
 from ._cases import Case, load_case, case_from_dict
+from ._ensemble import Ensemble
 from ._results import Result, read
 from ._run import run
 
-__all__ = ["CaseError", "__version__", "Case", "load_case", "case_from_dict", "Result", "read",
+__all__ = ["CaseError", "__version__", "Case", "load_case", "case_from_dict", "Ensemble", "Result", "read",
            "run"]
