@@ -54,7 +54,8 @@ class Case:
     def describe(self):
         """The derived quantities ``granular validate`` prints, as a dict: ``model``, ``notes``,
         ``text`` (the CLI's lines) and, per line "name: value" that starts a group, ``name`` ->
-        the value's text, or the list of the group's lines when it has indented lines."""
+        the value's text, or the list of the group's lines when it has indented lines (a
+        remark in parentheses after the name stays in the value). The numbers stay text."""
         text = self._loaded.describe()
         d = {"model": self.model, "notes": self.notes, "text": text}
         key = None
@@ -65,11 +66,13 @@ class Case:
                 d[key].append(line.strip())
                 continue
             name, sep, value = line.partition(":")
-            if not sep or not name or " " in name.strip() and len(name) > 40:
+            # "contacts (c = ...; e_n, t_c from eqs. 4.55–4.56):" names the group "contacts"
+            name, paren, remark = name.partition(" (")
+            if not sep or not name.strip():
                 key = None
                 continue
             key = name.strip()
-            d[key] = value.strip()
+            d[key] = ((paren.strip() + remark).strip() + " " + value.strip()).strip()
         return d
 
     def __repr__(self):
