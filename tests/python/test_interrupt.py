@@ -56,3 +56,28 @@ def test_ctrl_c_writes_a_checkpoint_and_resume_gives_the_uninterrupted_outputs(t
                  *set_args(LONGER))
     assert_same_outputs(whole, out)
     assert resumed == granular.read(out)
+
+
+ADVANCE_CHILD = r"""
+import sys, granular
+e = granular.Ensemble(granular.load_case(sys.argv[1]), threads=1)
+print("built", flush=True)
+try:
+    e.advance(10**9)
+except KeyboardInterrupt:
+    assert 0 < e.step < 10**9
+    assert e.positions(0).shape == (e.packing_size(0), 2)
+    print("interrupted at step", e.step, flush=True)
+    sys.exit(130)
+"""
+
+
+def test_ctrl_c_during_an_ensemble_advance_raises_with_a_whole_state():
+    child = subprocess.Popen([sys.executable, "-c", ADVANCE_CHILD, str(CASES / "demo_sweep.json")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "built\n"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    rest, err = child.communicate(timeout=30)
+    assert child.returncode == 130, (rest, err)
+    assert rest.startswith("interrupted at step")
