@@ -3,6 +3,9 @@ BUILD ?= build
 GRANULAR_CUDA ?= AUTO
 GRANULAR_NATIVE ?= ON
 GRANULAR_MPI ?= AUTO
+# the Python module (docs/python.md), built with the CLI and tested by `make test`
+GRANULAR_PYTHON ?= ON
+VENV ?= .venv
 JOBS ?= $(shell nproc)
 DEMO_OUT ?= out/demo
 
@@ -16,6 +19,9 @@ all: build
 
 deps:
 	@scripts/install_deps.sh
+ifeq ($(GRANULAR_PYTHON),ON)
+	@scripts/python_env.sh $(VENV)
+endif
 
 deps-run:
 	@scripts/install_deps.sh --run
@@ -28,10 +34,16 @@ deps-sanitize:
 
 configure: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=$(GRANULAR_CUDA) \
-		-DGRANULAR_NATIVE=$(GRANULAR_NATIVE) -DGRANULAR_MPI=$(GRANULAR_MPI) >/dev/null
+		-DGRANULAR_NATIVE=$(GRANULAR_NATIVE) -DGRANULAR_MPI=$(GRANULAR_MPI) \
+		-DGRANULAR_PYTHON=$(GRANULAR_PYTHON) -DPython_EXECUTABLE=$(abspath $(VENV))/bin/python \
+		>/dev/null
 
+# the venv finds the module in the build tree (a .pth file): `.venv/bin/python -c 'import granular'`
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
+ifeq ($(GRANULAR_PYTHON),ON)
+	@$(VENV)/bin/python -c 'import site, sys; open(site.getsitepackages()[0] + "/granular-build.pth", "w").write(sys.argv[1] + "\n")' $(abspath $(BUILD))/python
+endif
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

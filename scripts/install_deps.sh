@@ -9,8 +9,9 @@ set -euo pipefail
 # python3-vtk9 (with numpy, which it only recommends) and lammps: the snapshot tests read the
 # files back with VTK's and LAMMPS' readers;
 # OpenMPI: the runs over MPI ranks and their tests (docs/mpi.md; GRANULAR_MPI=AUTO finds it)
+# python3-venv and python3-dev: the Python module's environment and build (scripts/python_env.sh)
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev
-  python3-vtk9 python3-numpy lammps libopenmpi-dev openmpi-bin)
+  python3-vtk9 python3-numpy lammps libopenmpi-dev openmpi-bin python3-venv python3-dev)
 if [[ "${1:-}" == "--run" ]]; then
   packages+=(python3-matplotlib)
 fi

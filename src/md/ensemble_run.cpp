@@ -36,20 +36,6 @@ void check_case(const EnsembleCase& c) {
   }
 }
 
-// Initial positions of every packing by the advancing front, concatenated (n_disks each).
-void build_layouts(const EnsembleModel& m, std::vector<double>& x, std::vector<double>& y) {
-  x.clear();
-  y.clear();
-  for (int p = 0; p < m.n_packings(); ++p) {
-    const std::vector<double> radii(m.radius.begin() + m.offset[p],
-                                    m.radius.begin() + m.offset[p + 1]);
-    const PackingLayout layout =
-        advancing_front(radii, m.packings[p].box_width, m.packings[p].seed);
-    x.insert(x.end(), layout.x.begin(), layout.x.end());
-    y.insert(y.end(), layout.y.begin(), layout.y.end());
-  }
-}
-
 // A checkpoint fits the case when its arrays have the model's sizes and its position lies on
 // the case's schedule: read_checkpoint checks the file, this the struct handed to the run.
 template <class PhaseSteps>
@@ -84,16 +70,6 @@ double healthy_disks(const EnsembleModel& m, const EnsembleState& s) {
     if (s.status[p] == status_ok) n += m.packing_size(p);
   }
   return n;
-}
-
-// θ sample of every disk of the healthy packings.
-void sample_rotation(const EnsembleModel& m, const EnsembleState& s,
-                     std::vector<RotationStats>& rotation) {
-  const double t = s.time(m);
-  for (int p = 0; p < m.n_packings(); ++p) {
-    if (s.status[p] != status_ok) continue;
-    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) add_sample(rotation[i], t, s.theta[i]);
-  }
 }
 
 // Progress: about every 5 % of the steps or every 10 s of wall time.
@@ -145,6 +121,57 @@ class SliceTimer {
 };
 
 }  // namespace
+
+// Initial positions of every packing by the advancing front, concatenated (n_disks each).
+void build_layouts(const EnsembleModel& m, std::vector<double>& x, std::vector<double>& y) {
+  x.clear();
+  y.clear();
+  for (int p = 0; p < m.n_packings(); ++p) {
+    const std::vector<double> radii(m.radius.begin() + m.offset[p],
+                                    m.radius.begin() + m.offset[p + 1]);
+    const PackingLayout layout =
+        advancing_front(radii, m.packings[p].box_width, m.packings[p].seed);
+    x.insert(x.end(), layout.x.begin(), layout.x.end());
+    y.insert(y.end(), layout.y.begin(), layout.y.end());
+  }
+}
+
+void sample_rotation(const EnsembleModel& m, const EnsembleState& s,
+                     std::vector<RotationStats>& rotation) {
+  const double t = s.time(m);
+  for (int p = 0; p < m.n_packings(); ++p) {
+    if (s.status[p] != status_ok) continue;
+    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) add_sample(rotation[i], t, s.theta[i]);
+  }
+}
+
+EnsembleState build_ensemble_state(const EnsembleCase& c, Backend& backend) {
+  check_case(c);
+  const EnsembleModel& m = c.model;
+  std::vector<double> x0, y0;
+  build_layouts(m, x0, y0);
+  EnsembleState s = make_state(m, x0, y0, -c.schedule.settle_time);
+  backend.initialize(m, s);
+  return s;
+}
+
+std::vector<PackingResult> packing_results(const EnsembleCase& c, const EnsembleState& s,
+                                           const std::vector<RotationStats>& rotation) {
+  const EnsembleModel& m = c.model;
+  std::vector<PackingResult> out;
+  for (int p = 0; p < m.n_packings(); ++p) {
+    PackingResult r{
+        p, p / c.packings_per_gamma, m.packings[p].gamma, m.packings[p].seed, s.status[p], {}, {},
+        {}};
+    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
+      r.omega_bar.push_back(mean_omega(rotation[i]));
+      r.rho2.push_back(rho2(rotation[i]));
+      r.sigma_a.push_back(sigma_a(rotation[i]));
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
 
 PlannedRun plan_run(const RunSchedule& schedule, double dt) {
   // counted in floating point first: a case can ask for more steps than 64 bits hold
@@ -280,10 +307,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
     result.advance_time_s = pos.advance_time_s;
     wall_before = pos.wall_time_s;
   } else {
-    std::vector<double> x0, y0;
-    build_layouts(m, x0, y0);
-    s = make_state(m, x0, y0, -sched.settle_time);
-    backend.initialize(m, s);
+    s = build_ensemble_state(c, backend);
   }
 
   // energy time series of every packing
@@ -387,17 +411,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   backend.download(s, Backend::Download::everything);  // the final state, whole
 
   // observables per packing, then per Γ
-  for (int p = 0; p < m.n_packings(); ++p) {
-    PackingResult r{
-        p, p / c.packings_per_gamma, m.packings[p].gamma, m.packings[p].seed, s.status[p], {}, {},
-        {}};
-    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
-      r.omega_bar.push_back(mean_omega(result.rotation[i]));
-      r.rho2.push_back(rho2(result.rotation[i]));
-      r.sigma_a.push_back(sigma_a(result.rotation[i]));
-    }
-    result.packings.push_back(std::move(r));
-  }
+  result.packings = packing_results(c, s, result.rotation);
   result.gammas = average_by_gamma(c, result.packings);
 
   result.wall_time_s = wall_before + seconds_since(start);

@@ -162,6 +162,20 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
                             const EnsembleObserver& observer = {},
                             const EnsembleRunOptions& options = {});
 
+// The pieces of a run, for protocols of their own (the Python module's granular.Ensemble,
+// docs/python.md): run_ensemble is made of them.
+// The initial positions of every packing by the advancing front, concatenated (n_disks each).
+void build_layouts(const EnsembleModel& m, std::vector<double>& x, std::vector<double>& y);
+// Every packing built, at rest at t0 = −settle_time, its accelerations primed on `backend`:
+// the state a fresh run starts from. Throws std::invalid_argument as run_ensemble does.
+EnsembleState build_ensemble_state(const EnsembleCase& c, Backend& backend);
+// A θ sample of every disk of the healthy packings into `rotation` (n_disks).
+void sample_rotation(const EnsembleModel& m, const EnsembleState& s,
+                     std::vector<RotationStats>& rotation);
+// The observables of every packing from its accumulators (EnsembleResult::packings).
+std::vector<PackingResult> packing_results(const EnsembleCase& c, const EnsembleState& s,
+                                           const std::vector<RotationStats>& rotation);
+
 // Per-Γ averages of the healthy packings (status 0) of `packings`, Γ-major as in the case.
 std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,
                                          const std::vector<PackingResult>& packings);

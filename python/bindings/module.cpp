@@ -1,0 +1,98 @@
+// granular._core: the C++ side of the Python module (docs/python.md). Cases load and validate
+// through cases::load_case, the CLI's loader, and run through the CLI's run path (run_case.cpp);
+// the pure-Python package (python/granular/) turns outputs into numpy arrays.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <exception>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ensemble_binding.hpp"
+#include "granular/cases/case.hpp"
+#include "granular/io/json_reader.hpp"
+#include "run_case.hpp"
+
+namespace nb = nanobind;
+using granular::cases::LoadedCase;
+using granular::io::CaseError;
+
+namespace {
+
+// A case given as JSON text (a Python dict, dumped): the CLI's validation, `file` naming it.
+LoadedCase load_case_text(const std::string& text, const std::string& file,
+                          const std::vector<std::string>& overrides) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw CaseError(file, "", std::string("not a JSON document: ") + e.what());
+  }
+  return granular::cases::load_case_json(std::move(doc), file, overrides);
+}
+
+std::string describe(const LoadedCase& lc) {
+  std::ostringstream out;
+  lc.spec->describe(out);
+  return out.str();
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "granular's engine: cases, runs and ensembles (docs/python.md)";
+  m.attr("__version__") = GRANULAR_VERSION;
+
+  // granular.CaseError: a ValueError whose message is the CLI's one line (file: pointer: what),
+  // with the three parts as attributes
+  static PyObject* case_error = PyErr_NewExceptionWithDoc(
+      "granular.CaseError",
+      "A case or run request the CLI would refuse: args[0] is the CLI's one-line message; "
+      "file, pointer and detail are its parts.",
+      PyExc_ValueError, nullptr);
+  m.attr("CaseError") = nb::handle(case_error);
+  nb::register_exception_translator(
+      [](const std::exception_ptr& p, void*) {
+        try {
+          std::rethrow_exception(p);
+        } catch (const CaseError& e) {
+          nb::object error = nb::borrow(case_error)(nb::str(e.what()));
+          error.attr("file") = nb::str(e.file().c_str());
+          error.attr("pointer") = nb::str(e.pointer().c_str());
+          error.attr("detail") = nb::str(e.detail().c_str());
+          PyErr_SetObject(case_error, error.ptr());
+        }
+      },
+      nullptr);
+
+  nb::class_<LoadedCase>(m, "LoadedCase")
+      .def_ro("path", &LoadedCase::path)
+      .def_ro("model", &LoadedCase::model)
+      .def_ro("notes", &LoadedCase::notes)
+      .def_prop_ro("echo_json", [](const LoadedCase& lc) { return lc.echo.dump(); })
+      .def("describe", &describe);
+
+  m.def(
+      "load_case",
+      [](const std::string& path, const std::vector<std::string>& overrides) {
+        return granular::cases::load_case(path, overrides);
+      },
+      nb::arg("path"), nb::arg("overrides"));
+  m.def("load_case_text", &load_case_text, nb::arg("text"), nb::arg("file"), nb::arg("overrides"));
+
+  nb::class_<granular::python::RunRequest>(m, "RunRequest")
+      .def(nb::init<>())
+      .def_rw("out", &granular::python::RunRequest::out)
+      .def_rw("threads", &granular::python::RunRequest::threads)
+      .def_rw("backend", &granular::python::RunRequest::backend)
+      .def_rw("resume", &granular::python::RunRequest::resume)
+      .def_rw("force", &granular::python::RunRequest::force)
+      .def_rw("checkpoint_interval", &granular::python::RunRequest::checkpoint_interval)
+      .def_rw("progress", &granular::python::RunRequest::progress);
+  m.def("run_case", &granular::python::run_case, nb::arg("case"), nb::arg("request"));
+
+  granular::python::bind_ensemble(m);
+}

@@ -1,0 +1,13 @@
+"""granular: a granular DEM engine (vibrated 2D disk packings, host impact models) in Python.
+
+Cases load and validate exactly as the CLI's ``granular validate``; runs write the CLI's
+outputs and return them as numpy arrays. See docs/python.md.
+"""
+from ._core import CaseError, __version__
+from ._cases import Case, load_case, case_from_dict
+from ._ensemble import Ensemble
+from ._results import Result, read
+from ._run import run
+
+__all__ = ["CaseError", "__version__", "Case", "load_case", "case_from_dict", "Ensemble", "Result", "read",
+           "run"]

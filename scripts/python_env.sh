@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The Python environment of the module and its tests (docs/python.md): a virtual environment
+# at .venv (or $1) from Debian's python3, with nanobind and scikit-build-core (to build the
+# module), numpy (its arrays) and pytest (the tests) from PyPI. Does nothing when all are there.
+set -euo pipefail
+venv="${1:-.venv}"
+packages=(nanobind scikit-build-core numpy pytest)
+modules="import nanobind, scikit_build_core, numpy, pytest"
+
+if [[ ! -x "$venv/bin/python" ]]; then
+  echo "creating the Python environment $venv" >&2
+  /usr/bin/python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c "$modules" 2>/dev/null; then
+  echo "installing into $venv: ${packages[*]}" >&2
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${packages[@]}"
+fi
