@@ -238,13 +238,18 @@ nlohmann::json seen_shards(const fs::path& out, const nlohmann::json& echo) {
   for (const fs::directory_entry& e : fs::directory_iterator(out, ec)) {
     const std::string name = e.path().filename().string();
     if (!cases::is_rank_folder(name)) continue;
+    int index = -1;
+    try {
+      index = std::stoi(name.substr(6));
+    } catch (const std::exception&) {  // more digits than an int holds: not granular's
+    }
     const std::optional<PackingRange> held = cases::held_shard(e.path(), echo);
-    if (!held)
+    if (index < 0 || !held)
       throw CaseError("", "--resume",
                       e.path().string() +
                           " holds neither this case's checkpoint nor its finished shard: "
                           "--force starts afresh");
-    seen.push_back({std::stoi(name.substr(6)), held->first, held->last});
+    seen.push_back({index, held->first, held->last});
   }
   return seen;
 }
