@@ -65,12 +65,7 @@ std::string run_case(const cases::LoadedCase& lc, const RunRequest& request) {
   ctx.report = &report;
   ctx.progress = progress.get();
   lc.spec->check_run(ctx);
-  cases::check_output_folder(out, lc.echo, std::nullopt, request.resume, request.force);
-  try {
-    io::check_writable_folder(out);
-  } catch (const io::FileError& e) {
-    throw CaseError("", "", e.what());
-  }
+  cases::check_run_folder(out, lc.echo, std::nullopt, request.resume, request.force);
   if (request.force) cases::clear_output_folder(out);
 
   // Python's own SIGINT handler sets a flag; PyErr_CheckSignals runs the handler, which raises

@@ -155,6 +155,16 @@ void check_output_folder(const fs::path& dir, const nlohmann::json& case_echo,
            "): choose another folder, or --force writes beside them");
 }
 
+void check_run_folder(const fs::path& dir, const nlohmann::json& case_echo,
+                      const std::optional<PackingRange>& shard, bool resume, bool force) {
+  check_output_folder(dir, case_echo, shard, resume, force);
+  try {
+    io::check_writable_folder(dir);
+  } catch (const io::FileError& e) {
+    throw CaseError("", "", e.what());
+  }
+}
+
 std::vector<std::string> clear_output_folder(const fs::path& dir) {
   std::vector<std::string> kept;
   std::error_code ec;

@@ -218,12 +218,7 @@ int merge(const Options& o) {
     throw CaseError("", "--out " + granular::io::excerpt(out.string()),
                     "exists and is not a directory");
   granular::cases::merge_packing_shards(out, shards, std::cout, [&](const nlohmann::json& echo) {
-    granular::cases::check_output_folder(out, echo, std::nullopt, false, o.force);
-    try {
-      granular::io::check_writable_folder(out);
-    } catch (const granular::io::FileError& e) {
-      throw CaseError("", "", e.what());
-    }
+    granular::cases::check_run_folder(out, echo, std::nullopt, false, o.force);
     if (o.force) granular::cli::force_clear(out);
   });
   std::cout << "outputs in " << out.string() << "\n";
@@ -253,12 +248,7 @@ int run(const Options& o) {
 
   // a folder that holds another run's files, or cannot take the outputs, is found now, not
   // after hours of computing
-  granular::cases::check_output_folder(out, lc.echo, o.packings, o.resume, o.force);
-  try {
-    granular::io::check_writable_folder(out);
-  } catch (const granular::io::FileError& e) {
-    throw CaseError("", "", e.what());
-  }
+  granular::cases::check_run_folder(out, lc.echo, o.packings, o.resume, o.force);
   if (o.force) granular::cli::force_clear(out);
 
   // a run that can stop stops within a slice with a checkpoint, so days of work survive

@@ -47,6 +47,12 @@ std::optional<PackingRange> held_shard(const std::filesystem::path& dir,
 void check_output_folder(const std::filesystem::path& dir, const nlohmann::json& case_echo,
                          const std::optional<PackingRange>& shard, bool resume, bool force);
 
+// check_output_folder, then whether dir can be created and written into
+// (io::check_writable_folder), its failure as an io::CaseError: all a run or a merge asks of its
+// output folder before it writes anything.
+void check_run_folder(const std::filesystem::path& dir, const nlohmann::json& case_echo,
+                      const std::optional<PackingRange>& shard, bool resume, bool force);
+
 // --force: removes every run output from dir (point_<k>/ folders recursively, the same way) and
 // returns the names of what it kept, which granular did not write.
 std::vector<std::string> clear_output_folder(const std::filesystem::path& dir);
