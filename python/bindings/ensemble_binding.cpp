@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -58,7 +60,11 @@ class Ensemble {
       s_ = md::build_ensemble_state(c_, *backend_);
       rotation_.assign(m.n_disks(), md::RotationStats{});
     } else {
-      io::EnsembleCheckpoint k = io::read_checkpoint(checkpoint, m, fingerprint_);
+      // the drive as it was (set_gamma), then the state, which must be of this case
+      const std::string saved = io::read_checkpoint_header(checkpoint).fingerprint;
+      const std::vector<double> gammas = saved_drive(saved, checkpoint);
+      for (int q = 0; q < m.n_packings() && !gammas.empty(); ++q) drive(q, gammas[q]);
+      io::EnsembleCheckpoint k = io::read_checkpoint(checkpoint, m, checkpoint_fingerprint());
       // the state as it was, primed already: advance continues it as it is
       s_ = std::move(k.point.state);
       rotation_ = std::move(k.point.rotation);
@@ -102,12 +108,8 @@ class Ensemble {
       throw CaseError("", "set_gamma", "gamma must be a finite number >= 0");
     if (backend_->name() != "cpu")
       throw CaseError("", "set_gamma", "changes the drive on the cpu backend only");
-    auto& packings = c_.model.packings;
-    for (int q = 0; q < static_cast<int>(packings.size()); ++q) {
-      if (p >= 0 && q != packing(p)) continue;
-      packings[q].gamma = gamma;
-      packings[q].drive_amplitude =
-          md::drive_amplitude(gamma, packings[q].gravity, packings[q].drive_omega);
+    for (int q = 0; q < c_.model.n_packings(); ++q) {
+      if (p < 0 || q == packing(p)) drive(q, gamma);
     }
   }
 
@@ -204,11 +206,11 @@ class Ensemble {
 
   std::string status(int p) const { return md::status_name(s_.status[packing(p)]); }
 
-  // The state and the samples into `path` (io::write_checkpoint's format); Ensemble(case,
-  // checkpoint=path) continues from it. The drive set by set_gamma is not part of it.
+  // The state, the samples and the drive into `path` (io::write_checkpoint's format);
+  // Ensemble(case, checkpoint=path) continues from it, with the Γ set_gamma gave.
   void checkpoint(const std::string& path) const {
     io::CheckpointHeader header;
-    header.fingerprint = fingerprint_;
+    header.fingerprint = checkpoint_fingerprint();
     header.backend = backend_->name();
     // the fingerprint names granular.Ensemble: `granular run --resume` refuses the file
     header.position.phase = 0;
@@ -247,6 +249,40 @@ class Ensemble {
                                 .c_str());
     return p;
   }
+
+  // Γ of packing q: the drive y_b = A sin(ωt) with A = Γg/ω².
+  void drive(int q, double gamma) {
+    md::PackingParams& pp = c_.model.packings[q];
+    pp.gamma = gamma;
+    pp.drive_amplitude = md::drive_amplitude(gamma, pp.gravity, pp.drive_omega);
+  }
+
+  // A checkpoint's fingerprint: the case's, then the Γ of every packing (17 digits: exact),
+  // since set_gamma may have changed them since the case was loaded.
+  std::string checkpoint_fingerprint() const {
+    return fingerprint_ + "\n" + drive_label + nlohmann::json(gammas()).dump();
+  }
+
+  // The Γ of every packing recorded in a checkpoint's fingerprint `saved`, when the rest of it
+  // is this case's; empty otherwise (read_checkpoint then refuses the file as another case's).
+  std::vector<double> saved_drive(const std::string& saved, const std::string& path) const {
+    const std::string head = fingerprint_ + "\n" + drive_label;
+    if (saved.compare(0, head.size(), head) != 0) return {};
+    const nlohmann::json g = nlohmann::json::parse(saved.substr(head.size()), nullptr, false);
+    std::vector<double> gammas;
+    if (g.is_array() && static_cast<int>(g.size()) == c_.model.n_packings()) {
+      for (const nlohmann::json& x : g) {
+        if (!x.is_number() || !(x.get<double>() >= 0.0) || !std::isfinite(x.get<double>())) break;
+        gammas.push_back(x.get<double>());
+      }
+    }
+    if (static_cast<int>(gammas.size()) != c_.model.n_packings())
+      throw std::runtime_error(path + ": its drive is not a Γ >= 0 for each of the " +
+                               std::to_string(c_.model.n_packings()) + " packings");
+    return gammas;
+  }
+
+  static constexpr const char* drive_label = "drive gamma ";
 
   md::EnsembleCase c_;
   std::unique_ptr<md::Backend> backend_;

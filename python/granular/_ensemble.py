@@ -127,7 +127,7 @@ class Ensemble:
 
     def checkpoint(self, path):
         """Writes the state and the samples to ``path`` (atomically); Ensemble(case,
-        checkpoint=path) continues from it bitwise. set_gamma's drive is not saved."""
+        checkpoint=path) continues from it bitwise, with the Γ set_gamma gave each packing."""
         self._e.checkpoint(os.fspath(path))
 
     def __repr__(self):

@@ -122,6 +122,25 @@ def test_a_stage_with_another_drive():
         e.set_gamma(-1)
 
 
+def test_a_checkpoint_keeps_the_drive_set_by_set_gamma(tmp_path):
+    a = granular.Ensemble(short_demo(), threads=1)
+    a.advance(200)
+    a.set_gamma(3.5, packing=1)
+    a.advance(100)
+    a.checkpoint(tmp_path / "e.bin")
+    b = granular.Ensemble(short_demo(), checkpoint=tmp_path / "e.bin")
+    assert b.gammas == a.gammas
+    assert b.gammas[1] == 3.5 and b.gammas[0] != 3.5
+    for e in (a, b):
+        e.advance(300)
+    for p in range(a.n_packings):
+        assert a.positions(p).tobytes() == b.positions(p).tobytes()
+    # Γ changed after the checkpoint is the drive of that run only
+    a.set_gamma(1.0)
+    c = granular.Ensemble(short_demo(), checkpoint=tmp_path / "e.bin")
+    assert c.gammas == b.gammas
+
+
 def test_other_models_and_the_event_driven_method_are_refused():
     with pytest.raises(granular.CaseError, match="packing_ensemble"):
         granular.Ensemble(granular.load_case(CASES / "collision_disk_wall.json"))
