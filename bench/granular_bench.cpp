@@ -7,7 +7,8 @@
 //                  [--gamma G] [--write-lammps FILE]
 //
 // The bed: equal thirds of radii 1.5, 2.0, 2.5 cm (ρ = 3.57 kg/m²) in a box of width
-// 0.40 m · √(N/60) (about six layers deep at every size), the thesis chapter-3 contact
+// 0.40 m · √(N/60) (the same shape at every size: 6 layers deep at 60 disks, 24 at 1 000, 76 at
+// 10 000), the thesis chapter-3 contact
 // (k_n = 1e4 N/m, k_t = 7.7e3 N/m, γ_n = 0.1 kg/s, μ = 0.1) on disks and walls, f = 80 Hz,
 // dt = t_c/50 of the lightest pair. Warm-up steps settle and start the drive before timing.
 #include <chrono>
