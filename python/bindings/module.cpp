@@ -36,7 +36,8 @@ LoadedCase load_case_text(const std::string& text, const std::string& file,
 
 std::string describe(const LoadedCase& lc) {
   std::ostringstream out;
-  lc.spec->describe(out);
+  granular::cases::Description d(out);
+  lc.spec->describe(d);
   return out.str();
 }
 
