@@ -17,6 +17,7 @@
 #include "run_case.hpp"
 
 namespace nb = nanobind;
+using granular::cases::Description;
 using granular::cases::LoadedCase;
 using granular::io::CaseError;
 
@@ -34,10 +35,37 @@ LoadedCase load_case_text(const std::string& text, const std::string& file,
   return granular::cases::load_case_json(std::move(doc), file, overrides);
 }
 
+// {"text", "data", "units"} of a description as JSON text, for granular.Case (_cases.py); a
+// word that is not UTF-8 (a scanned key given by --set) is replaced, not refused.
+std::string description_json(const std::ostringstream& text, const Description& d) {
+  const nlohmann::ordered_json all = {
+      {"text", text.str()}, {"data", d.data()}, {"units", d.units()}};
+  return all.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+// What `granular validate` prints of the case, with its numbers as data.
 std::string describe(const LoadedCase& lc) {
-  std::ostringstream out;
-  lc.spec->describe(out);
-  return out.str();
+  std::ostringstream text;
+  Description d(text);
+  lc.spec->describe(d);
+  return description_json(text, d);
+}
+
+// What `granular validate --threads --backend` estimates, after the same checks; the GIL is
+// released during the calibration run (0.4 s of stepping after building its packings).
+std::string estimate(const LoadedCase& lc, int threads, const std::string& backend) {
+  granular::cases::RunContext ctx;
+  ctx.case_echo = lc.echo;
+  ctx.backend = backend;
+  ctx.threads = threads;
+  lc.spec->check_run(ctx);
+  std::ostringstream text;
+  Description d(text);
+  {
+    nb::gil_scoped_release released;
+    lc.spec->estimate(ctx, d);
+  }
+  return description_json(text, d);
 }
 
 }  // namespace
@@ -73,7 +101,8 @@ NB_MODULE(_core, m) {
       .def_ro("model", &LoadedCase::model)
       .def_ro("notes", &LoadedCase::notes)
       .def_prop_ro("echo_json", [](const LoadedCase& lc) { return lc.echo.dump(); })
-      .def("describe", &describe);
+      .def("describe", &describe)
+      .def("estimate", &estimate, nb::arg("threads"), nb::arg("backend"));
 
   m.def(
       "load_case",

@@ -24,6 +24,12 @@ def _overrides(set):
     return texts
 
 
+def _check_threads(threads):
+    """None (the OpenMP default) or a thread count, as the CLI's --threads takes it."""
+    if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 4096):
+        raise CaseError(f"threads: expected an integer from 1 to 4096, got {threads!r}")
+
+
 class Case:
     """A validated case: its model, the case as it will run (``echo``, defaults filled), the
     loader's notes. Build one with :func:`load_case` or :func:`case_from_dict`."""
@@ -53,26 +59,29 @@ class Case:
 
     def describe(self):
         """The derived quantities ``granular validate`` prints, as a dict: ``model``, ``notes``,
-        ``text`` (the CLI's lines) and, per line "name: value" that starts a group, ``name`` ->
-        the value's text, or the list of the group's lines when it has indented lines (a
-        remark in parentheses after the name stays in the value). The numbers stay text."""
-        text = self._loaded.describe()
-        d = {"model": self.model, "notes": self.notes, "text": text}
-        key = None
-        for line in text.splitlines():
-            if line[:1] in (" ", "\t") and key is not None:
-                if not isinstance(d[key], list):
-                    d[key] = [d[key]] if d[key] else []
-                d[key].append(line.strip())
-                continue
-            name, sep, value = line.partition(":")
-            # "contacts (c = ...; e_n, t_c from eqs. 4.55–4.56):" names the group "contacts"
-            name, paren, remark = name.partition(" (")
-            if not sep or not name.strip():
-                key = None
-                continue
-            key = name.strip()
-            d[key] = ((paren.strip() + remark).strip() + " " + value.strip()).strip()
+        ``text`` (the CLI's lines, word for word), ``units`` and, per group of the text
+        ("time_step", "drive", "run", ...), {key: value} with the printed numbers at full
+        precision (float, int; lists for lines of a list, None for a value the text calls
+        absent) and words such as the integrator's name (str). ``units[group][key]`` is the
+        unit of a value, as the text spells it; numbers without one have no entry."""
+        return self._dict(self._loaded.describe(), model=self.model, notes=self.notes)
+
+    def estimate(self, threads=None, backend="cpu"):
+        """What a run would cost, as ``granular validate --threads --backend`` prints it: a
+        dict with ``text``, ``units`` and, for a packing ensemble by MD, ``work`` (steps,
+        disks, particle_steps) and ``estimate`` (wall_time [s], backend, threads,
+        calibration_packings, rate [particle-steps/s], build_time [s]) from a calibration run
+        that writes nothing (0.4 s of stepping after building its packings; the GIL is
+        released). Models without an estimate give the text alone."""
+        _check_threads(threads)
+        return self._dict(self._loaded.estimate(threads or 0, backend))
+
+    @staticmethod
+    def _dict(described, **first):
+        """{"text", "data", "units"} from the engine -> first, text, units, then the groups."""
+        r = json.loads(described)
+        d = dict(first, text=r["text"], units=r["units"])
+        d.update(r["data"])
         return d
 
     def __repr__(self):

@@ -2,8 +2,7 @@
 import os
 
 from . import _core
-from ._cases import Case
-from ._core import CaseError
+from ._cases import Case, _check_threads
 
 
 class Ensemble:
@@ -24,8 +23,7 @@ class Ensemble:
     def __init__(self, case, threads=None, backend="cpu", checkpoint=None):
         if not isinstance(case, Case):
             raise TypeError("Ensemble: expected a granular.Case (load_case or case_from_dict)")
-        if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 4096):
-            raise CaseError(f"threads: expected an integer from 1 to 4096, got {threads!r}")
+        _check_threads(threads)
         self.case = case
         self._e = _core.Ensemble(case._loaded, backend, threads or 0,
                                  "" if checkpoint is None else os.fspath(checkpoint))

@@ -4,7 +4,7 @@ import shutil
 import tempfile
 
 from . import _core
-from ._cases import Case
+from ._cases import Case, _check_threads
 from ._core import CaseError
 from ._results import read
 
@@ -29,8 +29,7 @@ def run(case, out=None, threads=None, backend="cpu", progress=None, resume=False
     """
     if not isinstance(case, Case):
         raise TypeError("run: expected a granular.Case (load_case or case_from_dict)")
-    if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 4096):
-        raise CaseError(f"threads: expected an integer from 1 to 4096, got {threads!r}")
+    _check_threads(threads)
     if progress is not None and not callable(progress):
         raise TypeError("run: progress must be callable or None")
     request = _core.RunRequest()

@@ -10,7 +10,6 @@
 namespace granular::cases {
 
 using io::Bound;
-using io::format_value;
 using io::JsonObject;
 
 namespace {
@@ -73,21 +72,27 @@ std::unique_ptr<Case> load_collision(const JsonObject& root, std::vector<std::st
   return std::make_unique<Collision>(c);
 }
 
-void Collision::describe(std::ostream& out) const {
+void Collision::describe(Description& d) const {
   const md::CollisionCase& c = c_;
   const bool pair = c.kind == md::CollisionKind::disk_disk;
   const double m_a = md::disk_mass(c.areal_density, c.radius_a);
   const double m_eff = pair ? effective_mass(m_a, md::disk_mass(c.areal_density, c.radius_b)) : m_a;
   const auto r = linear_dashpot_restitution(c.contact.k_n, c.contact.gamma_n, m_eff);
   const double dt = c.dt > 0.0 ? c.dt : r.t_c / c.steps_per_collision;
-  out << "collision: " << (pair ? "disk-disk" : "disk-wall")
-      << ", m_a = " << format_value("%.4g", m_a) << " kg\n";
-  describe_contact(out, pair ? "disk-disk" : "disk-wall", c.contact, m_eff);
-  out << "predicted: e_n = " << format_value("%.6g", r.e_n)
-      << ", t_c = " << format_value("%.6g", r.t_c) << " s\n"
-      << "time step: dt = " << format_value("%.4g", dt) << " s (" << scheme_name(c.integrator)
-      << "), " << format_value("%.6g", r.t_c / dt) << " steps per t_c; largest accepted dt "
-      << format_value("%.3g", largest_time_step(c.contact, m_eff)) << " s\n";
+  const char* kind = pair ? "disk-disk" : "disk-wall";
+  d.group("collision");
+  d.out << "collision: " << d.word("kind", kind) << ", m_a = " << d.number("m_a", m_a, "%.4g", "kg")
+        << " kg\n";
+  d.group("contact");
+  describe_contact(d, kind, c.contact, m_eff);
+  d.group("predicted");
+  d.out << "predicted: e_n = " << d.number("e_n", r.e_n, "%.6g")
+        << ", t_c = " << d.number("t_c", r.t_c, "%.6g", "s") << " s\n";
+  d.group("time_step");
+  d.out << "time step: dt = " << d.number("dt", dt, "%.4g", "s") << " s ("
+        << d.word("scheme", scheme_name(c.integrator)) << "), "
+        << d.number("steps_per_t_c", r.t_c / dt, "%.6g") << " steps per t_c; largest accepted dt "
+        << d.number("dt_max", largest_time_step(c.contact, m_eff), "%.3g", "s") << " s\n";
 }
 
 }  // namespace granular::cases

@@ -425,7 +425,7 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
   return std::make_unique<PackingEnsemble>(std::move(c), ed, std::move(snapshots));
 }
 
-void PackingEnsemble::describe(std::ostream& out) const {
+void PackingEnsemble::describe(Description& d) const {
   const md::EnsembleCase& c = c_;
   const auto& m = c.model;
   const auto& p = m.packings.front();
@@ -435,83 +435,109 @@ void PackingEnsemble::describe(std::ostream& out) const {
     m_light = std::min(m_light, m.mass[i]);
     m_heavy = std::max(m_heavy, m.mass[i]);
   }
-  out << "packings: " << c.gamma_values.size() << " Γ value(s) × " << c.packings_per_gamma << " = "
-      << m.n_packings() << " packings of " << disks << " disks (" << m.n_disks()
-      << " disks), box width " << format_value("%.4g", p.box_width)
-      << " m, g = " << format_value("%.4g", p.gravity) << " m/s²\n";
+  std::ostream& out = d.out;
+  d.group("packings");
+  out << "packings: " << d.count("gamma_values", static_cast<std::int64_t>(c.gamma_values.size()))
+      << " Γ value(s) × " << d.count("packings_per_gamma", c.packings_per_gamma) << " = "
+      << d.count("packings", m.n_packings()) << " packings of "
+      << d.count("disks_per_packing", disks) << " disks (" << d.count("disks", m.n_disks())
+      << " disks), box width " << d.number("box_width", p.box_width, "%.4g", "m")
+      << " m, g = " << d.number("g", p.gravity, "%.4g", "m/s²") << " m/s²\n";
 
   // contact time scales
   out << "contacts (c = γ_n / (2 √(k_n m_eff)); e_n, t_c from eqs. 4.55–4.56):\n";
-  describe_contact(out, "disk-disk, smallest pair", p.disk_disk, m_light / 2.0);
-  describe_contact(out, "disk-disk, largest pair ", p.disk_disk, m_heavy / 2.0);
-  describe_contact(out, "disk-wall, smallest disk", p.disk_wall, m_light);
-  describe_contact(out, "disk-wall, largest disk ", p.disk_wall, m_heavy);
+  const struct {
+    const char* key;
+    const char* label;
+    const ContactParams& contact;
+    double m_eff;
+  } contacts[] = {
+      {"disk_disk_smallest_pair", "disk-disk, smallest pair", p.disk_disk, m_light / 2.0},
+      {"disk_disk_largest_pair", "disk-disk, largest pair ", p.disk_disk, m_heavy / 2.0},
+      {"disk_wall_smallest_disk", "disk-wall, smallest disk", p.disk_wall, m_light},
+      {"disk_wall_largest_disk", "disk-wall, largest disk ", p.disk_wall, m_heavy}};
+  for (const auto& k : contacts) {
+    d.group("contacts", k.key);
+    describe_contact(d, k.label, k.contact, k.m_eff);
+  }
   if (ed_) {
-    out << "method: event-driven (docs/ed.md): instantaneous collisions with these e_n, e_t "
+    d.group("method");
+    out << "method: " << d.word("name", "event-driven")
+        << " (docs/ed.md): instantaneous collisions with these e_n, e_t "
         << (ed_->tangential == md::ed::TangentialRule::contact_law
                 ? "tabulated from single collisions of this law"
                 : "by the large-kappa approximation")
         << "; fixed bottom with FBRPA wall velocities; start from the layouts lifted by "
-        << format_value("%.3g", ed_->start_lift) << "; collapse cap "
-        << format_value("%.3g", ed_->max_event_rate) << " events per disk per second\n";
+        << d.number("start_lift", ed_->start_lift, "%.3g") << "; collapse cap "
+        << d.number("max_event_rate", ed_->max_event_rate, "%.3g", "events per disk per second")
+        << " events per disk per second\n";
   } else {
     const double t_c = shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
     const double dt_max = std::min(largest_time_step(p.disk_disk, m_light / 2.0),
                                    largest_time_step(p.disk_wall, m_light));
-    out << "time step: dt = " << format_value("%.4g", m.dt) << " s (" << scheme_name(m.integrator)
-        << "), " << format_value("%.4g", t_c / m.dt) << " steps per shortest t_c ("
-        << format_value("%.4g", t_c) << " s); largest accepted dt " << format_value("%.3g", dt_max)
-        << " s\n";
+    d.group("time_step");
+    out << "time step: dt = " << d.number("dt", m.dt, "%.4g", "s") << " s ("
+        << d.word("scheme", scheme_name(m.integrator)) << "), "
+        << d.number("steps_per_t_c", t_c / m.dt, "%.4g") << " steps per shortest t_c ("
+        << d.number("t_c", t_c, "%.4g", "s") << " s); largest accepted dt "
+        << d.number("dt_max", dt_max, "%.3g", "s") << " s\n";
   }
 
   // drive per Γ
-  out << "drive: f = " << format_value("%.6g", p.drive_omega / (2.0 * pi)) << " Hz\n";
+  d.group("drive");
+  out << "drive: f = " << d.number("f", p.drive_omega / (2.0 * pi), "%.6g", "Hz") << " Hz\n";
   for (int k = 0; k < static_cast<int>(c.gamma_values.size()); ++k) {
     const auto& pk = m.packings[k * c.packings_per_gamma];
-    out << "  Γ = " << format_value("%-6.4g", pk.gamma)
-        << "  A = " << format_value("%.4g", pk.drive_amplitude)
-        << " m  peak wall speed A ω = " << format_value("%.4g", pk.drive_amplitude * pk.drive_omega)
+    out << "  Γ = " << d.item("gamma", pk.gamma, "%-6.4g")
+        << "  A = " << d.item("A", pk.drive_amplitude, "%.4g", "m") << " m  peak wall speed A ω = "
+        << d.item("peak_wall_speed", pk.drive_amplitude * pk.drive_omega, "%.4g", "m/s")
         << " m/s\n";
   }
 
   // run length
   const auto& s = c.schedule;
+  d.group("run");
   if (ed_) {
     const double chunks = std::max(1.0, std::round(s.measure_time / s.sample_interval));
-    out << "run: transient " << format_value("%.6g", s.transient_time) << " s + measure "
-        << format_value("%.6g", s.measure_time) << " s from t = 0 (settle_time unused), "
-        << format_value("%.6g", chunks + 1.0) << " samples every "
-        << format_value("%.6g", s.sample_interval) << " s\n";
+    out << "run: transient " << d.number("transient_time", s.transient_time, "%.6g", "s")
+        << " s + measure " << d.number("measure_time", s.measure_time, "%.6g", "s")
+        << " s from t = 0 (settle_time unused), " << d.number("samples", chunks + 1.0, "%.6g")
+        << " samples every " << d.number("sample_interval", s.sample_interval, "%.6g", "s")
+        << " s\n";
     return;
   }
   const double total = s.settle_time + s.transient_time + s.measure_time;
   const double steps = std::ceil(total / m.dt);
-  out << "run: settle " << format_value("%.6g", s.settle_time) << " s + transient "
-      << format_value("%.6g", s.transient_time) << " s + measure "
-      << format_value("%.6g", s.measure_time) << " s = " << format_value("%.6g", total)
-      << " s, sample every " << format_value("%.6g", s.sample_interval) << " s\n"
-      << "total: " << format_value("%.6g", steps) << " steps per packing, "
-      << format_value("%.4g", steps * m.n_disks()) << " disk-steps over the ensemble\n";
+  out << "run: settle " << d.number("settle_time", s.settle_time, "%.6g", "s") << " s + transient "
+      << d.number("transient_time", s.transient_time, "%.6g", "s") << " s + measure "
+      << d.number("measure_time", s.measure_time, "%.6g", "s")
+      << " s = " << d.number("total_time", total, "%.6g", "s") << " s, sample every "
+      << d.number("sample_interval", s.sample_interval, "%.6g", "s") << " s\n";
+  d.group("total");
+  out << "total: " << d.number("steps_per_packing", steps, "%.6g") << " steps per packing, "
+      << d.number("disk_steps", steps * m.n_disks(), "%.4g") << " disk-steps over the ensemble\n";
   const md::RunSteps plan = md::plan_run(s, m.dt).steps;
   const double csv = ensemble_output_bytes(plan, static_cast<int>(c.gamma_values.size()),
                                            c.packings_per_gamma, disks);
   // without the cell grids, a few ints per disk
   const double memory = md::ensemble_memory_bytes(m.n_disks(), 0.0, m.neighbor);
-  out << "size: about " << format_value("%.3g", memory / 1e6) << " MB of memory, at most "
-      << format_value("%.3g", csv / 1e6) << " MB of CSV\n";
+  d.group("size");
+  out << "size: about " << d.number("memory", memory / 1e6, "%.3g", "MB")
+      << " MB of memory, at most " << d.number("csv", csv / 1e6, "%.3g", "MB") << " MB of CSV\n";
   if (!snapshots_.packings.empty()) {
     const std::int64_t frames = snapshots_.frames(plan.chunks());
     const double first =
         -s.settle_time + static_cast<double>(plan.chunk_end_step(snapshots_.first_chunk)) * m.dt;
-    out << "snapshots: " << snapshots_.packings.size() << " packing(s), " << frames
-        << " frame(s) each from t = " << format_value("%.6g", first) << " s every "
-        << format_value("%.6g",
-                        static_cast<double>(snapshots_.every_chunks * plan.sample_steps) * m.dt)
-        << " s, at most "
-        << format_value(
-               "%.3g",
-               snapshot_bytes(snapshots_, plan.chunks(), disks, m.neighbor, m.wall_bodies) / 1e6)
-        << " MB\n";
+    const double every = static_cast<double>(snapshots_.every_chunks * plan.sample_steps) * m.dt;
+    const double bytes =
+        snapshot_bytes(snapshots_, plan.chunks(), disks, m.neighbor, m.wall_bodies);
+    d.group("snapshots");
+    out << "snapshots: "
+        << d.count("packings", static_cast<std::int64_t>(snapshots_.packings.size()))
+        << " packing(s), " << d.count("frames", frames)
+        << " frame(s) each from t = " << d.number("first", first, "%.6g", "s") << " s every "
+        << d.number("every", every, "%.6g", "s") << " s, at most "
+        << d.number("size", bytes / 1e6, "%.3g", "MB") << " MB\n";
   }
 }
 

@@ -11,7 +11,6 @@
 #endif
 
 #include "granular/cases/ensemble.hpp"
-#include "granular/io/output.hpp"
 #include "granular/md/backend.hpp"
 
 namespace granular::cases {
@@ -19,7 +18,6 @@ namespace granular::cases {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using io::format_value;
 
 // Wall time the calibration steps for, after building its packings [s].
 constexpr double kCalibrationSeconds = 0.4;
@@ -28,12 +26,16 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// "45 s", "12 min", "3.2 h", "2.5 days".
-std::string duration(double s) {
-  if (s < 120.0) return format_value("%.2g s", s);
-  if (s < 7200.0) return format_value("%.3g min", s / 60.0);
-  if (s < 172800.0) return format_value("%.3g h", s / 3600.0);
-  return format_value("%.3g days", s / 86400.0);
+// "45 s", "12 min", "3.2 h", "2.5 days": the format and the scale from seconds.
+struct DurationText {
+  const char* format;
+  double scale;
+};
+DurationText duration_text(double s) {
+  if (s < 120.0) return {"%.2g s", 1.0};
+  if (s < 7200.0) return {"%.3g min", 1.0 / 60.0};
+  if (s < 172800.0) return {"%.3g h", 1.0 / 3600.0};
+  return {"%.3g days", 1.0 / 86400.0};
 }
 
 // The first n packings of c taken Γ by Γ in turn (packing r of every Γ before packing r + 1),
@@ -60,7 +62,8 @@ md::EnsembleCase calibration_case(const md::EnsembleCase& c, int n) {
 
 }  // namespace
 
-void PackingEnsemble::estimate(const RunContext& ctx, std::ostream& out) const {
+void PackingEnsemble::estimate(const RunContext& ctx, Description& d) const {
+  std::ostream& out = d.out;
   if (ed_) {
     out << "estimate: none for the event-driven method (its cost follows the collisions, not a "
            "step count)\n";
@@ -69,8 +72,10 @@ void PackingEnsemble::estimate(const RunContext& ctx, std::ostream& out) const {
   const md::EnsembleModel& m = c_.model;
   const double steps = static_cast<double>(md::plan_run(c_.schedule, m.dt).steps.total());
   const double work = steps * m.n_disks();
-  out << "work: " << format_value("%.6g", steps) << " steps × " << m.n_disks()
-      << " disks = " << format_value("%.4g", work) << " particle-steps\n";
+  d.group("work");
+  out << "work: " << d.number("steps", steps, "%.6g") << " steps × "
+      << d.count("disks", m.n_disks()) << " disks = " << d.number("particle_steps", work, "%.4g")
+      << " particle-steps\n";
 
   // several packings per thread, as a sweep gives them
 #ifdef _OPENMP
@@ -100,10 +105,14 @@ void PackingEnsemble::estimate(const RunContext& ctx, std::ostream& out) const {
   // building scales with the packings, stepping with the particle-steps
   const double seconds =
       std::max(build_s, 0.0) * m.n_packings() / n + (rate > 0.0 ? work / rate : 0.0);
-  out << "estimate: about " << duration(seconds) << " of wall time on " << backend->name()
-      << (ctx.backend == "cuda" ? "" : " with " + std::to_string(threads) + " thread(s)")
-      << " (calibration on " << n << " packing(s): " << format_value("%.3g", rate)
-      << " particle-steps/s, " << format_value("%.2g", std::max(build_s, 0.0))
+  const DurationText wall = duration_text(seconds);
+  d.group("estimate");
+  out << "estimate: about " << d.number("wall_time", seconds, wall.format, "s", wall.scale)
+      << " of wall time on " << d.word("backend", backend->name())
+      << (ctx.backend == "cuda" ? "" : " with " + d.count("threads", threads) + " thread(s)")
+      << " (calibration on " << d.count("calibration_packings", n)
+      << " packing(s): " << d.number("rate", rate, "%.3g", "particle-steps/s")
+      << " particle-steps/s, " << d.number("build_time", std::max(build_s, 0.0), "%.2g", "s")
       << " s to build them)\n";
 }
 

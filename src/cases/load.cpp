@@ -94,8 +94,8 @@ void Case::check_run(const RunContext& ctx) const {
     throw CaseError("", "--packings", "only packing_ensemble runs split into shards");
 }
 
-void Case::estimate(const RunContext&, std::ostream& out) const {
-  out << "estimate: none for this model (its runs take seconds to minutes)\n";
+void Case::estimate(const RunContext&, Description& d) const {
+  d.out << "estimate: none for this model (its runs take seconds to minutes)\n";
 }
 
 void apply_override(nlohmann::json& doc, const std::string& override_text,

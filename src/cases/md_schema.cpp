@@ -72,12 +72,12 @@ const char* scheme_name(md::Integrator i) {
   return i == md::Integrator::gear5 ? "gear5" : "velocity_verlet";
 }
 
-void describe_contact(std::ostream& out, const char* label, const ContactParams& p, double m_eff) {
+void describe_contact(Description& d, const char* label, const ContactParams& p, double m_eff) {
   const auto r = linear_dashpot_restitution(p.k_n, p.gamma_n, m_eff);
-  out << "  " << label << "  m_eff = " << io::format_value("%.4g", m_eff)
-      << " kg  c = " << io::format_value("%.4g", damping_ratio(p.k_n, p.gamma_n, m_eff))
-      << "  e_n = " << io::format_value("%.6g", r.e_n)
-      << "  t_c = " << io::format_value("%.4g", r.t_c) << " s\n";
+  d.out << "  " << label << "  m_eff = " << d.number("m_eff", m_eff, "%.4g", "kg")
+        << " kg  c = " << d.number("c", damping_ratio(p.k_n, p.gamma_n, m_eff), "%.4g")
+        << "  e_n = " << d.number("e_n", r.e_n, "%.6g")
+        << "  t_c = " << d.number("t_c", r.t_c, "%.4g", "s") << " s\n";
 }
 
 md::RunSchedule read_schedule(const JsonObject& run) {

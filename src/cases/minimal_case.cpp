@@ -24,7 +24,6 @@ namespace {
 
 using io::Bound;
 using io::CaseError;
-using io::format_number;
 using io::format_value;
 using io::JsonObject;
 
@@ -175,13 +174,15 @@ class MinimalCase : public Case {
   virtual void add_results(nlohmann::json& summary, double omega_bar) const = 0;
   const md::EnsembleModel& model() const { return model_; }
   const md::RunSchedule& schedule() const { return schedule_; }
-  void describe_run(std::ostream& out) const {
-    out << "run: dt " << format_value("%.4g", model_.dt) << " s; settle "
-        << format_value("%.6g", schedule_.settle_time) << " s + transient "
-        << format_value("%.6g", schedule_.transient_time) << " s + measure "
-        << format_value("%.6g", schedule_.measure_time) << " s, sample every "
-        << format_value("%.6g", schedule_.sample_interval) << " s ("
-        << format_value("%.4g", md::plan_run(schedule_, model_.dt).total_steps) << " steps)\n";
+  void describe_run(Description& d) const {
+    d.group("run");
+    d.out << "run: dt " << d.number("dt", model_.dt, "%.4g", "s") << " s; settle "
+          << d.number("settle_time", schedule_.settle_time, "%.6g", "s") << " s + transient "
+          << d.number("transient_time", schedule_.transient_time, "%.6g", "s") << " s + measure "
+          << d.number("measure_time", schedule_.measure_time, "%.6g", "s") << " s, sample every "
+          << d.number("sample_interval", schedule_.sample_interval, "%.6g", "s") << " s ("
+          << d.number("steps", md::plan_run(schedule_, model_.dt).total_steps, "%.4g")
+          << " steps)\n";
   }
 
  private:
@@ -198,27 +199,37 @@ class ThreeDiskCase : public MinimalCase {
                 const std::vector<double>& y)
       : MinimalCase("three_disk", std::move(setup), x, y, three_disk_table()), p_(p) {}
 
-  void describe(std::ostream& out) const override {
+  void describe(Description& d) const override {
     const three_disk::ThreeDiskParams c = closed_form_params();
-    out << "three_disk: R " << format_value("%.6g", p_.radius) << ", m "
-        << format_value("%.6g", p_.mass) << ", half-angle "
-        << format_value("%.6g", p_.half_angle / degree) << " deg, tilt "
-        << format_value("%.6g", p_.tilt / pi) << " pi; supports "
-        << (p_.supports.random ? "randomly vibrated (A_b " + format_number(p_.supports.amplitude) +
-                                     ", w_b " + format_number(p_.supports.omega) + ")"
-                               : std::string("fixed"))
-        << "\n"
-        << "closed forms (thesis eqs. 5.3-5.5): A0 = "
-        << format_value("%.6g", three_disk::threshold_scale(c))
-        << ", A_S2 (CCW) = " << format_value("%.6g", three_disk::ccw_threshold(c))
-        << ", A_S1 (CW) = " << format_value("%.6g", three_disk::cw_threshold(c))
-        << ", detachment tilt = " << format_value("%.6g", three_disk::detachment_tilt(c) / pi)
-        << " pi\n"
-        << "torque: " << format_value("%.6g", p_.torque.amplitude) << " sin("
-        << format_value("%.6g", p_.torque.omega) << " t) + " << format_value("%.6g", p_.torque.rate)
-        << " t\n";
-    describe_contact(out, "contacts", p_.contact, p_.mass);
-    describe_run(out);
+    std::ostream& out = d.out;
+    d.group("three_disk");
+    out << "three_disk: R " << d.number("R", p_.radius, "%.6g") << ", m "
+        << d.number("m", p_.mass, "%.6g") << ", half-angle "
+        << d.number("half_angle", p_.half_angle / degree, "%.6g", "deg") << " deg, tilt "
+        << d.number("tilt", p_.tilt / pi, "%.6g", "pi") << " pi; supports ";
+    if (p_.supports.random) {
+      out << d.word("supports", "randomly vibrated") << " (A_b "
+          << d.number("A_b", p_.supports.amplitude, "%.6g") << ", w_b "
+          << d.number("w_b", p_.supports.omega, "%.6g") << ")";
+    } else {
+      out << d.word("supports", "fixed");
+    }
+    out << "\n";
+    d.group("closed_forms");
+    out << "closed forms (thesis eqs. 5.3-5.5): A0 = "
+        << d.number("A0", three_disk::threshold_scale(c), "%.6g")
+        << ", A_S2 (CCW) = " << d.number("A_S2", three_disk::ccw_threshold(c), "%.6g")
+        << ", A_S1 (CW) = " << d.number("A_S1", three_disk::cw_threshold(c), "%.6g")
+        << ", detachment tilt = "
+        << d.number("detachment_tilt", three_disk::detachment_tilt(c) / pi, "%.6g", "pi")
+        << " pi\n";
+    d.group("torque");
+    out << "torque: " << d.number("amplitude", p_.torque.amplitude, "%.6g") << " sin("
+        << d.number("omega", p_.torque.omega, "%.6g") << " t) + "
+        << d.number("rate", p_.torque.rate, "%.6g") << " t\n";
+    d.group("contact");
+    describe_contact(d, "contacts", p_.contact, p_.mass);
+    describe_run(d);
   }
 
  private:
@@ -254,14 +265,18 @@ class WedgeMdCase : public MinimalCase {
               const std::vector<double>& x, const std::vector<double>& y)
       : MinimalCase("wedge_md", std::move(setup), x, y, wedge_md_table()), p_(p), gamma_(gamma) {}
 
-  void describe(std::ostream& out) const override {
-    out << "wedge_md: aperture " << format_value("%.6g", p_.aperture / degree) << " deg, tilt "
-        << format_value("%.6g", p_.tilt / degree) << " deg; drive Gamma "
-        << format_value("%.4g", gamma_) << ", f " << format_value("%.4g", p_.omega / (2 * pi))
-        << " Hz: A = " << format_value("%.6g", p_.amplitude)
-        << " m, A w_b = " << format_value("%.6g", p_.amplitude * p_.omega) << " m/s\n";
-    describe_contact(out, "disk-wall", p_.contact, p_.mass);
-    describe_run(out);
+  void describe(Description& d) const override {
+    d.group("wedge_md");
+    d.out << "wedge_md: aperture " << d.number("aperture", p_.aperture / degree, "%.6g", "deg")
+          << " deg, tilt " << d.number("tilt", p_.tilt / degree, "%.6g", "deg")
+          << " deg; drive Gamma " << d.number("gamma", gamma_, "%.4g") << ", f "
+          << d.number("f", p_.omega / (2 * pi), "%.4g", "Hz")
+          << " Hz: A = " << d.number("A", p_.amplitude, "%.6g", "m")
+          << " m, A w_b = " << d.number("wall_speed", p_.amplitude * p_.omega, "%.6g", "m/s")
+          << " m/s\n";
+    d.group("contact");
+    describe_contact(d, "disk-wall", p_.contact, p_.mass);
+    describe_run(d);
   }
 
  private:

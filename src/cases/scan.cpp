@@ -27,11 +27,14 @@ class ScanCase : public Case {
   ScanCase(std::vector<std::string> keys, std::vector<Point> points)
       : keys_(std::move(keys)), points_(std::move(points)) {}
 
-  void describe(std::ostream& out) const override {
-    out << "scan: " << points_.size() << " points over";
-    for (const std::string& k : keys_) out << " " << k;
-    out << "; the first:\n";
-    points_.front().loaded.spec->describe(out);
+  // the scan's size and keys, then the first point's groups
+  void describe(Description& d) const override {
+    d.group("scan");
+    d.out << "scan: " << d.count("points", static_cast<std::int64_t>(points_.size()))
+          << " points over";
+    for (const std::string& k : keys_) d.out << " " << d.word_item("keys", k);
+    d.out << "; the first:\n";
+    points_.front().loaded.spec->describe(d);
   }
 
   void check_run(const RunContext& ctx) const override {

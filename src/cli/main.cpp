@@ -194,13 +194,15 @@ int validate(const Options& o) {
   const LoadedCase lc = granular::cases::load_case(o.case_path, o.sets);
   std::cout << o.case_path << ": valid " << lc.model << " case\n";
   for (const std::string& n : lc.notes) std::cout << "note: " << n << "\n";
-  lc.spec->describe(std::cout);
+  // the text only: the same numbers as data are the Python module's (docs/python.md)
+  granular::cases::Description description(std::cout), estimate(std::cout);
+  lc.spec->describe(description);
   granular::cases::RunContext ctx;
   ctx.case_echo = lc.echo;
   ctx.backend = o.backend;
   ctx.threads = o.threads;
   lc.spec->check_run(ctx);
-  lc.spec->estimate(ctx, std::cout);
+  lc.spec->estimate(ctx, estimate);
   return kSuccess;
 }
 

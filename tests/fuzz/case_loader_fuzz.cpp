@@ -28,9 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const nlohmann::json doc = granular::io::parse_json_text(input.substr(0, nul), "fuzz.json");
     const granular::cases::LoadedCase c =
         granular::cases::load_case_json(doc, "fuzz.json", overrides);
-    // what `validate` prints comes from the model itself
+    // what `validate` prints comes from the model itself, and its numbers dump as JSON
     std::ostringstream sink;
-    c.spec->describe(sink);
+    granular::cases::Description d(sink);
+    c.spec->describe(d);
+    static_cast<void>(d.data().dump());
     // the case as run must be writable as JSON (summary.json, the checkpoint's fingerprint)
     static_cast<void>(c.echo.dump());
   } catch (const granular::io::CaseError&) {

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "granular/cases/description.hpp"
 #include "granular/io/json_reader.hpp"
 #include "granular/io/table.hpp"
 
@@ -61,16 +62,17 @@ enum class RunEnd { complete, interrupted };
 class Case {
  public:
   virtual ~Case() = default;
-  // The quantities derived from the case, worth checking before a run (granular validate).
-  virtual void describe(std::ostream& out) const = 0;
+  // The quantities derived from the case, worth checking before a run (granular validate):
+  // the text on d.out, every number in it also recorded in d (description.hpp).
+  virtual void describe(Description& d) const = 0;
   // What the run needs besides the case, checked before anything is created: a checkpoint to
   // resume, a backend, a shard. Throws io::CaseError. The default accepts only a fresh,
   // whole CPU run.
   virtual void check_run(const RunContext& ctx) const;
   // What a run of ctx would cost: its work and, from a short calibration run that writes
-  // nothing, the wall time on ctx.threads and ctx.backend (granular validate). The default
-  // prints that the model has no estimate.
-  virtual void estimate(const RunContext& ctx, std::ostream& out) const;
+  // nothing, the wall time on ctx.threads and ctx.backend (granular validate), as describe
+  // writes. The default prints that the model has no estimate and records nothing.
+  virtual void estimate(const RunContext& ctx, Description& d) const;
   // Runs the case and writes its outputs into ctx.out_dir, summary.json last and atomically.
   virtual RunEnd run(const RunContext& ctx) const = 0;
   // True when a run asks ctx.stop and can stop with a checkpoint (interrupt handling).

@@ -28,7 +28,7 @@ class Collision : public Case {
  public:
   explicit Collision(md::CollisionCase c) : c_(c) {}
   const md::CollisionCase& collision() const { return c_; }
-  void describe(std::ostream& out) const override;
+  void describe(Description& d) const override;
   RunEnd run(const RunContext& ctx) const override {
     run_collision(c_, ctx);
     return RunEnd::complete;

@@ -123,12 +123,12 @@ class PackingEnsemble : public Case {
   const SnapshotPlan& snapshots() const { return snapshots_; }
   const md::EnsembleCase& ensemble() const { return c_; }
   const std::optional<md::ed::EdOptions>& event_driven() const { return ed_; }
-  void describe(std::ostream& out) const override;
+  void describe(Description& d) const override;
   // MD: --resume needs this case's checkpoint, made on this backend, in the output folder;
   // --backend cuda needs a device. ED: the CPU, no --resume, no --checkpoint-interval.
   void check_run(const RunContext& ctx) const override;
   // MD: the particle-steps and the wall time from a calibration run (ensemble_estimate.cpp)
-  void estimate(const RunContext& ctx, std::ostream& out) const override;
+  void estimate(const RunContext& ctx, Description& d) const override;
   RunEnd run(const RunContext& ctx) const override {
     return ed_ ? run_packing_ensemble_ed(c_, *ed_, ctx) : run_packing_ensemble(c_, ctx, snapshots_);
   }

@@ -14,9 +14,9 @@
 #error "granular/cases/md_schema.hpp is host-only"
 #endif
 
-#include <ostream>
 #include <string>
 
+#include "granular/cases/description.hpp"
 #include "granular/contact_law.hpp"
 #include "granular/io/json_reader.hpp"
 #include "granular/md/ensemble_case.hpp"
@@ -63,8 +63,8 @@ void check_schedule_steps(const io::JsonObject& run, const md::RunSchedule& s, d
 // "gear5" or "velocity_verlet".
 const char* scheme_name(md::Integrator i);
 
-// One line of `granular validate` per contact type and mass: m_eff, damping ratio, e_n, t_c
-// (eqs. 4.55–4.56).
-void describe_contact(std::ostream& out, const char* label, const ContactParams& p, double m_eff);
+// One line of `granular validate` per contact type and mass: m_eff, damping ratio c, e_n, t_c
+// (eqs. 4.55–4.56), recorded in d's current group as m_eff, c, e_n, t_c.
+void describe_contact(Description& d, const char* label, const ContactParams& p, double m_eff);
 
 }  // namespace granular::cases

@@ -66,7 +66,7 @@ struct BilliardRun final : Case {
   BilliardInitial initial;
   double frequency = 0.0;  // [Hz]
 
-  void describe(std::ostream& out) const override;
+  void describe(Description& d) const override;
   RunEnd run(const RunContext& ctx) const override {
     std::ostream quiet(nullptr);
     write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
@@ -89,59 +89,85 @@ const char* shape_name(BoundaryShape s) {
   }
 }
 
-void BilliardRun::describe(std::ostream& out) const {
+void BilliardRun::describe(Description& d) const {
   const BilliardModel& m = model;
   const double k_ratio = 1.0 + m.ball.mass * m.ball.radius * m.ball.radius / m.ball.inertia;
-  out << "billiard: " << shape_name(m.boundary.shape) << ", ball m = " << fmt("%.6g", m.ball.mass)
-      << " kg, b = " << fmt("%.6g", m.ball.radius) << " m, J = " << fmt("%.6g", m.ball.inertia)
-      << " kg m^2 (m k = 1 + m b^2/J = " << fmt("%.6g", k_ratio) << ")\n";
+  std::ostream& out = d.out;
+  d.group("billiard");
+  out << "billiard: " << d.word("shape", shape_name(m.boundary.shape))
+      << ", ball m = " << d.number("m", m.ball.mass, "%.6g", "kg")
+      << " kg, b = " << d.number("b", m.ball.radius, "%.6g", "m")
+      << " m, J = " << d.number("J", m.ball.inertia, "%.6g", "kg m^2")
+      << " kg m^2 (m k = 1 + m b^2/J = " << d.number("k_ratio", k_ratio, "%.6g") << ")\n";
   // geometry (spec §1 [D])
   switch (m.boundary.shape) {
     case BoundaryShape::parabola:
-      out << "boundary: vertex radius of curvature 1/(2a) = " << fmt("%.6g", 0.5 / m.boundary.a)
-          << " m\n";
+      d.group("boundary");
+      out << "boundary: vertex radius of curvature 1/(2a) = "
+          << d.number("vertex_radius", 0.5 / m.boundary.a, "%.6g", "m") << " m\n";
       break;
     case BoundaryShape::wedge:
+      d.group("boundary");
       out << "boundary: half-angle from vertical atan(1/slope) = "
-          << fmt("%.6g", std::atan(1.0 / m.boundary.slope) / degree) << " deg\n";
+          << d.number("half_angle", std::atan(1.0 / m.boundary.slope) / degree, "%.6g", "deg")
+          << " deg\n";
       break;
     case BoundaryShape::hyperbola:
+      d.group("boundary");
       out << "boundary: vertex height sqrt(alpha) - delta = "
-          << fmt("%.6g", std::sqrt(m.boundary.alpha) - m.boundary.delta)
+          << d.number("vertex_height", std::sqrt(m.boundary.alpha) - m.boundary.delta, "%.6g", "m")
           << " m, asymptotic slope sqrt(alpha beta) = "
-          << fmt("%.6g", std::sqrt(m.boundary.alpha * m.boundary.beta)) << "\n";
+          << d.number("asymptotic_slope", std::sqrt(m.boundary.alpha * m.boundary.beta), "%.6g")
+          << "\n";
       break;
     default:
       break;
   }
-  out << "resting centre height at q1 = 0: " << fmt("%.6g", resting_height(m, 0.0)) << " m";
-  if (m.boundary.has_ceiling) out << "; ceiling at " << fmt("%.6g", m.boundary.ceiling) << " m";
+  d.group("resting");
+  out << "resting centre height at q1 = 0: "
+      << d.number("height", resting_height(m, 0.0), "%.6g", "m") << " m";
+  if (m.boundary.has_ceiling)
+    out << "; ceiling at " << d.number("ceiling", m.boundary.ceiling, "%.6g", "m") << " m";
   out << "\n";
   const double aw = m.drive.amplitude * m.drive.omega;
-  out << "drive: f = " << fmt("%.6g", frequency) << " Hz, A = " << fmt("%.6g", m.drive.amplitude)
-      << " m, peak wall speed A w = " << fmt("%.4g", aw)
-      << " m/s, A w^2 / g = " << fmt("%.4g", aw * m.drive.omega / m.gravity) << ", half period "
-      << fmt("%.6g", 0.5 / frequency) << " s\n";
+  d.group("drive");
+  out << "drive: f = " << d.number("f", frequency, "%.6g", "Hz")
+      << " Hz, A = " << d.number("A", m.drive.amplitude, "%.6g", "m")
+      << " m, peak wall speed A w = " << d.number("peak_wall_speed", aw, "%.4g", "m/s")
+      << " m/s, A w^2 / g = " << d.number("A_w2_g", aw * m.drive.omega / m.gravity, "%.4g")
+      << ", half period " << d.number("half_period", 0.5 / frequency, "%.6g", "s") << " s\n";
+  d.group("impact");
   out << "impact: "
-      << (m.law.law == ImpactLaw::kane_levinson ? "kane_levinson" : "gorski_srokowski")
-      << ", e = " << fmt("%.4g", m.law.e) << ", mu = " << fmt("%.4g", m.law.mu_static)
-      << ", mu' = " << fmt("%.4g", m.law.mu_kinetic)
+      << d.word("law", m.law.law == ImpactLaw::kane_levinson ? "kane_levinson" : "gorski_srokowski")
+      << ", e = " << d.number("e", m.law.e, "%.4g")
+      << ", mu = " << d.number("mu", m.law.mu_static, "%.4g")
+      << ", mu' = " << d.number("mu_kinetic", m.law.mu_kinetic, "%.4g")
       << "; spinless ball on a static wall sticks iff |u4/u5| < (1 + m b^2/J) mu (1 + e) = "
-      << fmt("%.6g", k_ratio * m.law.mu_static * (1.0 + m.law.e)) << "; e = 1 below "
-      << fmt("%.4g", m.law.low_velocity_speed) << " m/s\n";
-  out << "drag: C1 = " << fmt("%.4g", m.drag.c1) << " N s/m, C2 = " << fmt("%.4g", m.drag.c2)
+      << d.number("stick_ratio", k_ratio * m.law.mu_static * (1.0 + m.law.e), "%.6g")
+      << "; e = 1 below " << d.number("low_velocity_speed", m.law.low_velocity_speed, "%.4g", "m/s")
+      << " m/s\n";
+  d.group("drag");
+  out << "drag: C1 = " << d.number("C1", m.drag.c1, "%.4g", "N s/m")
+      << " N s/m, C2 = " << d.number("C2", m.drag.c2, "%.4g", "kg/m")
       << " kg/m; at 1 m/s the drag is "
-      << fmt("%.3g", (m.drag.c1 + m.drag.c2) / (m.ball.mass * m.gravity)) << " g\n";
-  out << "integrator: "
-      << (m.driver.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
-      << fmt("%.4g", m.driver.ode.step) << " s, event tolerance "
-      << fmt("%.3g", m.driver.ode.event_time_tol) << " s; Zeno: approach < "
-      << fmt("%.3g", m.driver.zeno.min_speed) << " m/s or > " << m.driver.zeno.max_impacts
-      << " impacts in " << fmt("%.3g", m.driver.zeno.window)
+      << d.number("at_1_m_s", (m.drag.c1 + m.drag.c2) / (m.ball.mass * m.gravity), "%.3g", "g")
+      << " g\n";
+  const bool rk4 = m.driver.ode.scheme == Scheme::rk4;
+  d.group("integrator");
+  out << "integrator: " << d.word("scheme", rk4 ? "rk4" : "dopri5")
+      << (rk4 ? ", step " : ", first step ") << d.number("step", m.driver.ode.step, "%.4g", "s")
+      << " s, event tolerance "
+      << d.number("event_time_tol", m.driver.ode.event_time_tol, "%.3g", "s")
+      << " s; Zeno: approach < "
+      << d.number("zeno_min_speed", m.driver.zeno.min_speed, "%.3g", "m/s") << " m/s or > "
+      << d.count("zeno_max_impacts", m.driver.zeno.max_impacts) << " impacts in "
+      << d.number("zeno_window", m.driver.zeno.window, "%.3g", "s")
       << " s, then a plastic impact and persistent contact (roll if |F_t| <= mu F_n, else slide "
          "with mu')\n";
-  out << "run: " << m.max_collisions << " collisions (at most " << fmt("%.6g", m.driver.t_end)
-      << " s) from (q1, q2) = (" << fmt("%.6g", initial.q1) << ", " << fmt("%.6g", initial.q2)
+  d.group("run");
+  out << "run: " << d.count("collisions", m.max_collisions) << " collisions (at most "
+      << d.number("t_end", m.driver.t_end, "%.6g", "s") << " s) from (q1, q2) = ("
+      << d.number("q1", initial.q1, "%.6g", "m") << ", " << d.number("q2", initial.q2, "%.6g", "m")
       << ") m\n";
 }
 

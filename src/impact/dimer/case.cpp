@@ -146,62 +146,81 @@ class DimerCase : public Case {
         sweep_f_(std::move(sweep_f)),
         rod_line_density_(rod_line_density) {}
 
-  void describe(std::ostream& out) const override {
+  void describe(Description& d) const override {
     const DimerBCoefficients b = dimer_b_coefficients(p_, 0.0);
     double w0[4][4], wt[4][4];
     dimer_delassus(p_, 0.0, w0);
     dimer_delassus(p_, theta0_, wt);
     const double br = p_.l / p_.r;
     const double disc = 1.0 - 5.6 * p_.mu_i * p_.mu_i;
-    out << "dimer: Ar = " << io::format_value("%.4g", p_.aspect_ratio())
-        << ", l = " << io::format_value("%.6g", p_.l)
-        << " m, r = " << io::format_value("%.6g", p_.r) << " m, rod "
-        << io::format_value("%.6g", p_.l - 2.0 * p_.r)
-        << " m; m_b = " << io::format_value("%.6g", p_.m_b)
-        << " kg, m_r = " << io::format_value("%.6g", p_.m_r)
-        << " kg, m = " << io::format_value("%.6g", p_.mass())
-        << " kg, J = " << io::format_value("%.6g", p_.inertia()) << " kg m²\n"
-        << "plate: f = " << io::format_value("%.6g", frequency_)
-        << " Hz, omega = " << io::format_value("%.6g", p_.omega)
-        << " rad/s, Gamma = " << io::format_value("%.4g", gamma_)
-        << ", A = " << io::format_value("%.6g", p_.amplitude)
-        << " m, A omega = " << io::format_value("%.6g", p_.amplitude * p_.omega)
-        << " m/s, alpha = " << io::format_value("%.6g", p_.phase) << " rad\n"
-        << "restitution e = " << io::format_value("%.4g", p_.e)
-        << ", mu_s = " << io::format_value("%.4g", p_.mu_s)
-        << ", mu_c = " << io::format_value("%.4g", p_.mu_c)
-        << ", mu_i = " << io::format_value("%.4g", p_.mu_i)
-        << ", distributing exponent kappa = " << io::format_value("%.4g", p_.kappa) << "\n"
-        << "(3.2): beta = " << io::format_value("%.6g", b.beta)
-        << ", b1 = " << io::format_value("%.6g", b.b1)
-        << ", b5(0) = " << io::format_value("%.6g", b.b5)
-        << ", b6(0) = " << io::format_value("%.6g", b.b6) << "\n"
-        << "(3.3): mu_st(theta = 0) = " << io::format_value("%.4f", dimer_mu_stick_single(p_, 0.0))
-        << ", mu_st(theta0) = " << io::format_value("%.4f", dimer_mu_stick_single(p_, theta0_))
-        << " (stick in impacts if <= mu_s)\n"
-        << "W(theta = 0): W_n0n0 = " << io::format_value("%.6g", w0[0][0])
-        << ", W_n0n1 = " << io::format_value("%.6g", w0[0][1])
-        << ", W_n0t1 = " << io::format_value("%.6g", w0[0][3]) << " 1/kg\n"
-        << "W(theta0): W_n0n0 = " << io::format_value("%.6g", wt[0][0])
-        << ", W_n0t0 = " << io::format_value("%.6g", wt[0][2])
-        << ", W_t0t0 = " << io::format_value("%.6g", wt[2][2]) << " 1/kg\n"
-        << "(4.4): B_r = l/r = " << io::format_value("%.4g", br);
+    std::ostream& out = d.out;
+    d.group("dimer");
+    out << "dimer: Ar = " << d.number("Ar", p_.aspect_ratio(), "%.4g")
+        << ", l = " << d.number("l", p_.l, "%.6g", "m")
+        << " m, r = " << d.number("r", p_.r, "%.6g", "m") << " m, rod "
+        << d.number("rod", p_.l - 2.0 * p_.r, "%.6g", "m")
+        << " m; m_b = " << d.number("m_b", p_.m_b, "%.6g", "kg")
+        << " kg, m_r = " << d.number("m_r", p_.m_r, "%.6g", "kg")
+        << " kg, m = " << d.number("m", p_.mass(), "%.6g", "kg")
+        << " kg, J = " << d.number("J", p_.inertia(), "%.6g", "kg m²") << " kg m²\n";
+    d.group("plate");
+    out << "plate: f = " << d.number("f", frequency_, "%.6g", "Hz")
+        << " Hz, omega = " << d.number("omega", p_.omega, "%.6g", "rad/s")
+        << " rad/s, Gamma = " << d.number("gamma", gamma_, "%.4g")
+        << ", A = " << d.number("A", p_.amplitude, "%.6g", "m")
+        << " m, A omega = " << d.number("A_omega", p_.amplitude * p_.omega, "%.6g", "m/s")
+        << " m/s, alpha = " << d.number("alpha", p_.phase, "%.6g", "rad") << " rad\n";
+    d.group("restitution");
+    out << "restitution e = " << d.number("e", p_.e, "%.4g")
+        << ", mu_s = " << d.number("mu_s", p_.mu_s, "%.4g")
+        << ", mu_c = " << d.number("mu_c", p_.mu_c, "%.4g")
+        << ", mu_i = " << d.number("mu_i", p_.mu_i, "%.4g")
+        << ", distributing exponent kappa = " << d.number("kappa", p_.kappa, "%.4g") << "\n";
+    d.group("eq_3_2");
+    out << "(3.2): beta = " << d.number("beta", b.beta, "%.6g")
+        << ", b1 = " << d.number("b1", b.b1, "%.6g") << ", b5(0) = " << d.number("b5", b.b5, "%.6g")
+        << ", b6(0) = " << d.number("b6", b.b6, "%.6g") << "\n";
+    d.group("eq_3_3");
+    out << "(3.3): mu_st(theta = 0) = "
+        << d.number("mu_st_0", dimer_mu_stick_single(p_, 0.0), "%.4f") << ", mu_st(theta0) = "
+        << d.number("mu_st_theta0", dimer_mu_stick_single(p_, theta0_), "%.4f")
+        << " (stick in impacts if <= mu_s)\n";
+    d.group("W_0");
+    out << "W(theta = 0): W_n0n0 = " << d.number("W_n0n0", w0[0][0], "%.6g", "1/kg")
+        << ", W_n0n1 = " << d.number("W_n0n1", w0[0][1], "%.6g", "1/kg")
+        << ", W_n0t1 = " << d.number("W_n0t1", w0[0][3], "%.6g", "1/kg") << " 1/kg\n";
+    d.group("W_theta0");
+    out << "W(theta0): W_n0n0 = " << d.number("W_n0n0", wt[0][0], "%.6g", "1/kg")
+        << ", W_n0t0 = " << d.number("W_n0t0", wt[0][2], "%.6g", "1/kg")
+        << ", W_t0t0 = " << d.number("W_t0t0", wt[2][2], "%.6g", "1/kg") << " 1/kg\n";
+    d.group("eq_4_4");
+    out << "(4.4): B_r = l/r = " << d.number("B_r", br, "%.4g");
     if (disc > 0.0)
-      out << ", roots B_r1,2 = " << io::format_value("%.4g", (1.0 - std::sqrt(disc)) / p_.mu_i)
-          << ", " << io::format_value("%.4g", (1.0 + std::sqrt(disc)) / p_.mu_i) << " for mu_i";
-    out << "\nstart: h0 = " << io::format_value("%.6g", h0_)
-        << " m, theta0 = " << io::format_value("%.6g", theta0_ / degree) << " deg, at rest\n"
-        << "run: t_end = " << io::format_value("%.6g", o_.driver.t_end) << " s ("
-        << io::format_value("%.1f", o_.driver.t_end * frequency_)
-        << " periods), <u> over t >= " << io::format_value("%.6g", o_.average_from)
-        << " s; rk4 step " << io::format_value("%.4g", o_.driver.ode.step) << " s, event tolerance "
-        << io::format_value("%.3g", o_.driver.ode.event_time_tol) << " s; impact -> contact below "
-        << io::format_value("%.4g", o_.driver.zeno.min_speed) << " m/s; " << o_.impulse_steps
-        << " impulse steps per impact\n";
-    if (!sweep_ar_.empty())
-      out << "sweep: " << sweep_ar_.size() << " aspect ratios x " << sweep_f_.size()
+      out << ", roots B_r1,2 = " << d.item("roots", (1.0 - std::sqrt(disc)) / p_.mu_i, "%.4g")
+          << ", " << d.item("roots", (1.0 + std::sqrt(disc)) / p_.mu_i, "%.4g") << " for mu_i";
+    out << "\n";
+    d.group("start");
+    out << "start: h0 = " << d.number("h0", h0_, "%.6g", "m")
+        << " m, theta0 = " << d.number("theta0", theta0_ / degree, "%.6g", "deg")
+        << " deg, at rest\n";
+    d.group("run");
+    out << "run: t_end = " << d.number("t_end", o_.driver.t_end, "%.6g", "s") << " s ("
+        << d.number("periods", o_.driver.t_end * frequency_, "%.1f")
+        << " periods), <u> over t >= " << d.number("average_from", o_.average_from, "%.6g", "s")
+        << " s; rk4 step " << d.number("step", o_.driver.ode.step, "%.4g", "s")
+        << " s, event tolerance "
+        << d.number("event_time_tol", o_.driver.ode.event_time_tol, "%.3g", "s")
+        << " s; impact -> contact below "
+        << d.number("impact_to_contact", o_.driver.zeno.min_speed, "%.4g", "m/s") << " m/s; "
+        << d.count("impulse_steps", o_.impulse_steps) << " impulse steps per impact\n";
+    if (!sweep_ar_.empty()) {
+      d.group("sweep");
+      out << "sweep: " << d.count("aspect_ratios", static_cast<std::int64_t>(sweep_ar_.size()))
+          << " aspect ratios x "
+          << d.count("frequencies", static_cast<std::int64_t>(sweep_f_.size()))
           << " frequencies (Gamma, the step per period and impact_to_contact / (A omega) "
              "fixed)\n";
+    }
   }
 
   RunEnd run(const RunContext& ctx) const override {

@@ -50,39 +50,49 @@ class PendulumCase : public Case {
   PendulumCase(PendulumParams p, State y0, PendulumRunOptions o)
       : p_(p), y0_(std::move(y0)), o_(std::move(o)) {}
 
-  void describe(std::ostream& out) const override {
+  void describe(Description& d) const override {
     const double f0 = pendulum_gap(p_, y0_[0], y0_[1]);
     State rest = State::Zero(4);
-    out << "double pendulum: L = l2 + r = " << io::format_value("%.6g", p_.L())
-        << " m, d = L - lc = " << io::format_value("%.6g", p_.d())
-        << " m, floor at D = " << io::format_value("%.6g", p_.D) << " m (reachable from "
-        << io::format_value("%.6g", p_.l1) << " to "
-        << io::format_value("%.6g", p_.l1 + p_.l2 + 2.0 * p_.r) << " m)\n"
-        << "obstacle: k = " << io::format_value("%.6g", p_.k)
-        << ", mu = " << io::format_value("%.6g", p_.mu)
-        << ", g = " << io::format_value("%.6g", p_.g) << " m/s²\n"
-        << "start: gap f(0) = " << io::format_value("%.6g", f0)
-        << " m, E(0) = " << io::format_value("%.10g", pendulum_energy(p_, y0_))
+    const bool rk4 = o_.driver.ode.scheme == Scheme::rk4;
+    std::ostream& out = d.out;
+    d.group("double_pendulum");
+    out << "double pendulum: L = l2 + r = " << d.number("L", p_.L(), "%.6g", "m")
+        << " m, d = L - lc = " << d.number("d", p_.d(), "%.6g", "m")
+        << " m, floor at D = " << d.number("D", p_.D, "%.6g", "m") << " m (reachable from "
+        << d.number("reach_min", p_.l1, "%.6g", "m") << " to "
+        << d.number("reach_max", p_.l1 + p_.l2 + 2.0 * p_.r, "%.6g", "m") << " m)\n";
+    d.group("obstacle");
+    out << "obstacle: k = " << d.number("k", p_.k, "%.6g")
+        << ", mu = " << d.number("mu", p_.mu, "%.6g")
+        << ", g = " << d.number("g", p_.g, "%.6g", "m/s²") << " m/s²\n";
+    d.group("start");
+    out << "start: gap f(0) = " << d.number("gap", f0, "%.6g", "m")
+        << " m, E(0) = " << d.number("E", pendulum_energy(p_, y0_), "%.10g", "J")
         << " J; E at psi = 0 (inaccessible) = "
-        << io::format_value("%.10g", pendulum_energy(p_, rest)) << " J\n"
-        << "integrator: "
-        << (o_.driver.ode.scheme == Scheme::rk4 ? "rk4, step " : "dopri5, first step ")
-        << io::format_value("%.4g", o_.driver.ode.step) << " s";
-    if (o_.driver.ode.scheme == Scheme::dopri5)
-      out << ", max_step " << io::format_value("%.4g", o_.driver.ode.max_step) << " s, rtol "
-          << io::format_value("%.3g", o_.driver.ode.rtol) << ", atol "
-          << io::format_value("%.3g", o_.driver.ode.atol);
-    out << ", event time tolerance " << io::format_value("%.3g", o_.driver.ode.event_time_tol)
-        << " s\n"
-        << "run: t_end = " << io::format_value("%.6g", o_.driver.t_end) << " s, "
-        << (o_.driver.sample_interval > 0.0
-                ? io::format_value("%.0f", std::ceil(o_.driver.t_end / o_.driver.sample_interval)) +
-                      " output rows"
-                : std::string("no time series"))
-        << "\n"
-        << "zeno guard: approach speed < " << io::format_value("%.4g", o_.driver.zeno.min_speed)
-        << " m/s or > " << o_.driver.zeno.max_impacts << " impacts in "
-        << io::format_value("%.4g", o_.driver.zeno.window)
+        << d.number("E_rest", pendulum_energy(p_, rest), "%.10g", "J") << " J\n";
+    d.group("integrator");
+    out << "integrator: " << d.word("scheme", rk4 ? "rk4" : "dopri5")
+        << (rk4 ? ", step " : ", first step ") << d.number("step", o_.driver.ode.step, "%.4g", "s")
+        << " s";
+    if (!rk4)
+      out << ", max_step " << d.number("max_step", o_.driver.ode.max_step, "%.4g", "s")
+          << " s, rtol " << d.number("rtol", o_.driver.ode.rtol, "%.3g") << ", atol "
+          << d.number("atol", o_.driver.ode.atol, "%.3g");
+    out << ", event time tolerance "
+        << d.number("event_time_tol", o_.driver.ode.event_time_tol, "%.3g", "s") << " s\n";
+    d.group("run");
+    out << "run: t_end = " << d.number("t_end", o_.driver.t_end, "%.6g", "s") << " s, ";
+    if (o_.driver.sample_interval > 0.0)
+      out << d.number("rows", std::ceil(o_.driver.t_end / o_.driver.sample_interval), "%.0f")
+          << " output rows";
+    else
+      out << "no time series";
+    out << "\n";
+    d.group("zeno");
+    out << "zeno guard: approach speed < "
+        << d.number("min_speed", o_.driver.zeno.min_speed, "%.4g", "m/s") << " m/s or > "
+        << d.count("max_impacts", o_.driver.zeno.max_impacts) << " impacts in "
+        << d.number("window", o_.driver.zeno.window, "%.4g", "s")
         << " s -> plastic impact, persistent contact\n";
   }
 

@@ -123,35 +123,49 @@ class PrismCase : public Case {
  public:
   PrismCase(PrismParams p, PrismRunOptions o, Gauges gauges) : p_(p), o_(o), gauges_(gauges) {}
 
-  void describe(std::ostream& out) const override {
+  void describe(Description& d) const override {
     const PrismGeometry& g = p_.geometry;
-    const Derived d = derive(p_, o_);
-    out << "prism: N = " << g.n_sides << ", alpha = " << io::format_value("%.6g", g.alpha / degree)
-        << " deg, b = " << io::format_value("%.6g", g.face_width)
-        << " m, h = " << io::format_value("%.6g", g.apothem)
-        << " m, m = " << io::format_value("%.6g", p_.mass) << " kg\n"
-        << "inertia: J/(m a0^2) = "
-        << io::format_value("%.8g", g.j_c / (g.circumradius * g.circumradius))
-        << ", J_A/(m a0^2) = "
-        << io::format_value("%.8g", g.j_edge / (g.circumradius * g.circumradius)) << "\n"
-        << "impact model: " << (p_.impact == PrismImpactModel::line ? "line (Winkler)" : "point")
-        << ", kappa = " << io::format_value("%.8g", d.kappa)
-        << " (1 - kappa^2 = " << io::format_value("%.6g", 1.0 - d.kappa * d.kappa)
-        << "); classic kappa_c = " << io::format_value("%.8g", d.kappa_classic) << "\n"
-        << "contact phase: Omega = " << io::format_value("%.6g", std::sqrt(d.omega_sq))
-        << " 1/s, gain per phase G = " << io::format_value("%.6g", d.gain) << " 1/s^2\n"
-        << "first impact: |theta_dot-| = " << io::format_value("%.6g", d.omega_first)
-        << " rad/s; to clear the next top |theta_dot+| > " << io::format_value("%.6g", d.over_top)
-        << " rad/s (" << (d.kappa * d.omega_first > d.over_top ? "cleared" : "NOT cleared") << ")\n"
-        << "smallest lambda0 from rest that clears the second edge: "
-        << (std::isfinite(d.lambda0_min) ? io::format_value("%.6g", d.lambda0_min / degree) + " deg"
-                                         : std::string("none"))
-        << "\n"
-        << "steady state: |theta_dot-*| = " << io::format_value("%.6g", d.steady_minus)
-        << " rad/s, |theta_dot+*| = " << io::format_value("%.6g", d.kappa * d.steady_minus)
-        << " rad/s\n"
-        << "ramp: " << io::format_value("%.6g", o_.ramp_length) << " m = about "
-        << io::format_value("%.0f", std::floor(o_.ramp_length / g.face_width)) << " impacts\n";
+    const Derived v = derive(p_, o_);
+    const double a0_sq = g.circumradius * g.circumradius;
+    std::ostream& out = d.out;
+    d.group("prism");
+    out << "prism: N = " << d.count("N", g.n_sides)
+        << ", alpha = " << d.number("alpha", g.alpha / degree, "%.6g", "deg")
+        << " deg, b = " << d.number("b", g.face_width, "%.6g", "m")
+        << " m, h = " << d.number("h", g.apothem, "%.6g", "m")
+        << " m, m = " << d.number("m", p_.mass, "%.6g", "kg") << " kg\n";
+    d.group("inertia");
+    out << "inertia: J/(m a0^2) = " << d.number("J", g.j_c / a0_sq, "%.8g")
+        << ", J_A/(m a0^2) = " << d.number("J_A", g.j_edge / a0_sq, "%.8g") << "\n";
+    d.group("impact_model");
+    out << "impact model: "
+        << d.word("name", p_.impact == PrismImpactModel::line ? "line (Winkler)" : "point")
+        << ", kappa = " << d.number("kappa", v.kappa, "%.8g")
+        << " (1 - kappa^2 = " << d.number("one_minus_kappa_sq", 1.0 - v.kappa * v.kappa, "%.6g")
+        << "); classic kappa_c = " << d.number("kappa_classic", v.kappa_classic, "%.8g") << "\n";
+    d.group("contact_phase");
+    out << "contact phase: Omega = " << d.number("Omega", std::sqrt(v.omega_sq), "%.6g", "1/s")
+        << " 1/s, gain per phase G = " << d.number("G", v.gain, "%.6g", "1/s^2") << " 1/s^2\n";
+    d.group("first_impact");
+    out << "first impact: |theta_dot-| = "
+        << d.number("omega_minus", v.omega_first, "%.6g", "rad/s")
+        << " rad/s; to clear the next top |theta_dot+| > "
+        << d.number("over_top", v.over_top, "%.6g", "rad/s") << " rad/s ("
+        << d.word("next_top", v.kappa * v.omega_first > v.over_top ? "cleared" : "NOT cleared")
+        << ")\n";
+    d.group("release");
+    out << "smallest lambda0 from rest that clears the second edge: "
+        << (std::isfinite(v.lambda0_min)
+                ? d.number("lambda0_min", v.lambda0_min / degree, "%.6g", "deg") + " deg"
+                : d.absent("lambda0_min", "none"))
+        << "\n";
+    d.group("steady_state");
+    out << "steady state: |theta_dot-*| = "
+        << d.number("omega_minus", v.steady_minus, "%.6g", "rad/s") << " rad/s, |theta_dot+*| = "
+        << d.number("omega_plus", v.kappa * v.steady_minus, "%.6g", "rad/s") << " rad/s\n";
+    d.group("ramp");
+    out << "ramp: " << d.number("length", o_.ramp_length, "%.6g", "m") << " m = about "
+        << d.number("impacts", std::floor(o_.ramp_length / g.face_width), "%.0f") << " impacts\n";
   }
 
   RunEnd run(const RunContext& ctx) const override {

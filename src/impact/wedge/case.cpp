@@ -54,26 +54,31 @@ class WedgeCase : public Case {
         gamma_(gamma),
         frequency_(frequency) {}
 
-  void describe(std::ostream& out) const override {
+  void describe(Description& d) const override {
     const double theta0 = 0.5 * (pi - p_.aperture);
-    out << "wedge: aperture " << io::format_value("%.6g", p_.aperture / degree) << " deg, tilt "
-        << io::format_value("%.6g", p_.tilt / degree) << " deg (critical tilt "
-        << io::format_value("%.6g", theta0 / degree) << " deg); walls at "
-        << io::format_value("%.6g", p_.theta_left() / degree) << " and "
-        << io::format_value("%.6g", p_.theta_right() / degree) << " deg\n"
-        << "collisions: e_n = " << io::format_value("%.4g", p_.e_n)
-        << ", mu = " << io::format_value("%.4g", p_.mu) << ", e_t "
+    std::ostream& out = d.out;
+    d.group("wedge");
+    out << "wedge: aperture " << d.number("aperture", p_.aperture / degree, "%.6g", "deg")
+        << " deg, tilt " << d.number("tilt", p_.tilt / degree, "%.6g", "deg")
+        << " deg (critical tilt " << d.number("critical_tilt", theta0 / degree, "%.6g", "deg")
+        << " deg); walls at " << d.number("wall_left", p_.theta_left() / degree, "%.6g", "deg")
+        << " and " << d.number("wall_right", p_.theta_right() / degree, "%.6g", "deg") << " deg\n";
+    d.group("collisions");
+    out << "collisions: e_n = " << d.number("e_n", p_.e_n, "%.4g")
+        << ", mu = " << d.number("mu", p_.mu, "%.4g") << ", e_t "
         << (p_.law == TangentialLaw::contact_law
                 ? "of the contact law (tabulated from single collisions)"
             : p_.law == TangentialLaw::large_kappa ? "large-kappa approximation"
                                                    : "= 1")
-        << "; wall velocity by FBRPA\n"
-        << "scales: A w_b = " << io::format_value("%.6g", wall_speed_) << " m/s (Gamma "
-        << io::format_value("%.4g", gamma_) << ", f " << io::format_value("%.4g", frequency_)
-        << " Hz), length (A w_b)^2/g = "
-        << io::format_value("%.6g", wall_speed_ * wall_speed_ / gravity_)
-        << " m, time A w_b/g = " << io::format_value("%.6g", wall_speed_ / gravity_) << " s\n"
-        << "run: " << o_.collisions << " collisions\n";
+        << "; wall velocity by FBRPA\n";
+    d.group("scales");
+    out << "scales: A w_b = " << d.number("wall_speed", wall_speed_, "%.6g", "m/s")
+        << " m/s (Gamma " << d.number("gamma", gamma_, "%.4g") << ", f "
+        << d.number("f", frequency_, "%.4g", "Hz") << " Hz), length (A w_b)^2/g = "
+        << d.number("length", wall_speed_ * wall_speed_ / gravity_, "%.6g", "m")
+        << " m, time A w_b/g = " << d.number("time", wall_speed_ / gravity_, "%.6g", "s") << " s\n";
+    d.group("run");
+    out << "run: " << d.count("collisions", o_.collisions) << " collisions\n";
   }
 
   void set_wall(const WallKey& wall) { wall_ = wall; }
