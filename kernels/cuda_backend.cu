@@ -185,6 +185,11 @@ class CudaBackend final : public Backend {
     host_stale_ = observed ? Stale::unobserved : Stale::nothing;
   }
 
+  void model_changed(EnsembleState& s) override {
+    download(s, Download::everything);
+    resident_ = nullptr;  // the next advance uploads the new model with the state
+  }
+
   std::string name() const override { return "cuda"; }
 
  private:

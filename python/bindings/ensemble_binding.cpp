@@ -106,11 +106,10 @@ class Ensemble {
   void set_gamma(double gamma, int p) {
     if (!(gamma >= 0.0) || !std::isfinite(md::drive_amplitude(gamma, 1.0, 1.0)))
       throw CaseError("", "set_gamma", "gamma must be a finite number >= 0");
-    if (backend_->name() != "cpu")
-      throw CaseError("", "set_gamma", "changes the drive on the cpu backend only");
     for (int q = 0; q < c_.model.n_packings(); ++q) {
       if (p < 0 || q == packing(p)) drive(q, gamma);
     }
+    backend_->model_changed(s_);
   }
 
   void sample() { md::sample_rotation(c_.model, s_, rotation_); }

@@ -67,7 +67,7 @@ class Ensemble:
         return self._e.gammas
 
     def set_gamma(self, gamma, packing=None):
-        """Sets Γ (A = Γ g / ω²) of one packing or, packing=None, of all (cpu backend)."""
+        """Sets Γ (A = Γ g / ω²) of one packing or, packing=None, of all, from the next step."""
         self._e.set_gamma(float(gamma), -1 if packing is None else int(packing))
 
     # observables

@@ -32,6 +32,10 @@ class Backend {
     static_cast<void>(s);
     static_cast<void>(what);
   }
+  // The caller changed the model's parameters (a packing's drive, granular.Ensemble.set_gamma)
+  // between calls: s is brought up to date on the host, and a backend with its own copy of
+  // the model (CUDA) takes the new one at the next advance. Nothing to do for the CPU.
+  virtual void model_changed(EnsembleState& s) { static_cast<void>(s); }
   virtual std::string name() const = 0;
 };
 

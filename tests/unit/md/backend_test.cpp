@@ -127,6 +127,41 @@ TYPED_TEST(BackendTest, PrescribedBodiesMatchTheSingleThreadCpuReferenceBitwise)
   EXPECT_EQ(tested.state.status, reference.state.status);
 }
 
+// A drive changed between advances (granular.Ensemble.set_gamma) acts from the next step on
+// every backend, also when the state stayed on the device between the calls.
+TYPED_TEST(BackendTest, ADriveChangedBetweenAdvancesActsFromTheNextStep) {
+  if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
+  Run reference = vibrated_ensemble();
+  Run tested = vibrated_ensemble();
+  Run unchanged = vibrated_ensemble();
+  auto cpu = make_cpu_backend(1);
+  auto backend = TypeParam::make();
+  cpu->initialize(reference.model, reference.state);
+  cpu->initialize(unchanged.model, unchanged.state);
+  backend->initialize(tested.model, tested.state);
+  cpu->advance(reference.model, reference.state, 1000);
+  cpu->advance(unchanged.model, unchanged.state, 1000);
+  backend->advance_resident(tested.model, tested.state, 1000);
+  for (Run* r : {&reference, &tested}) r->model.packings[1].drive_amplitude *= 2.0;
+  backend->model_changed(tested.state);
+  cpu->advance(reference.model, reference.state, 1000);
+  cpu->advance(unchanged.model, unchanged.state, 1000);
+  backend->advance_resident(tested.model, tested.state, 1000);
+  backend->download(tested.state);
+  EXPECT_EQ(tested.state.x, reference.state.x);
+  EXPECT_EQ(tested.state.y, reference.state.y);
+  EXPECT_EQ(tested.state.omega, reference.state.omega);
+  // the changed packing moved otherwise than with the old drive; the others did not
+  const auto heights = [](const Run& r, int p) {
+    return std::vector<double>(r.state.y.begin() + r.model.offset[p],
+                               r.state.y.begin() + r.model.offset[p + 1]);
+  };
+  EXPECT_NE(heights(reference, 1), heights(unchanged, 1));
+  EXPECT_EQ(heights(reference, 0), heights(unchanged, 0));
+  EXPECT_EQ(heights(reference, 2), heights(unchanged, 2));
+  EXPECT_EQ(tested.state.status, std::vector<std::uint32_t>(3, status_ok));
+}
+
 // The shapes the kernel meets (issue 10): 60-disk thesis packings (two warps), a 300-disk
 // packing (ten warps, several disks per thread) and 1 000 packings.
 template <class B>
