@@ -16,12 +16,21 @@
 //   out here, so layouts do not depend on the standard library's distributions.
 // The front is the set of disks that a disk of the smallest radius still to come can touch
 // without overlap; a disk leaves it for good once it is buried, since free space only shrinks.
+//
+// The thesis' construction scans the whole front for every new disk: O(N x front), minutes for
+// 10^6 disks. Here a bed of a few distinct radii (a case's species) keeps one queue of candidate
+// positions per radius instead, ordered as the scan would sort them (height, then the scan's
+// generation order, which breaks exact ties): a candidate joins once, when the later of its two
+// supports is placed, and leaves once covered or unsupported, both for good, so each insertion
+// pops only the lowest few. The beds are the scan's, bit for bit (tests pin them); a bed of
+// many radii is still built by the scan.
 #include "granular/md/packing.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -36,6 +45,9 @@ namespace {
 constexpr double overlap_tol = 1e-9;
 constexpr double tie_tol = 1e-9;
 constexpr double direction_tol = 1e-9;
+
+// most distinct radii that get a candidate queue each (Packer::Queue)
+constexpr std::size_t max_queues = 16;
 
 // xoshiro256** (Blackman & Vigna), state seeded by splitmix64
 class Rng {
@@ -87,8 +99,29 @@ struct Candidate {
   Vec2 p;     // centre [m]
   int first;  // supports: disk index or Wall
   int second;
-  int sequence;  // generation order, to make the sort a total order
+  // rank in the order the thesis' scan generates candidates (the two corners, then each front
+  // disk a in placement order: bottom, walls, pairs (a, b > a) in grid order), which breaks
+  // ties in y: slot (0 corners, else 1 + a's placement rank) << 32 | kind << 28 | b's rank
+  std::uint64_t order;
 };
+
+// the lowest first, then the scan's order: a total order
+bool lower(const Candidate& a, const Candidate& b) {
+  return a.p.y < b.p.y || (a.p.y == b.p.y && a.order < b.order);
+}
+
+// candidate kinds within a disk's slot; a pair's kind is pair_kind + its grid offset (0..8)
+enum Kind : std::uint64_t {
+  bottom_left = 0,
+  bottom_right = 1,
+  at_left_wall = 2,
+  at_right_wall = 3,
+  pair_kind = 4
+};
+
+std::uint64_t order_of(std::uint64_t slot, std::uint64_t kind, std::uint64_t partner_rank) {
+  return slot << 32 | kind << 28 | partner_rank;
+}
 
 // uniform grid of the placed disks; cells of side >= 4 R_max, so the 3x3 block around a point
 // holds every disk a new disk there can overlap (reach <= 2 R_max) and every disk pair a new disk
@@ -118,6 +151,12 @@ class Grid {
         for (int disk : cells_[static_cast<std::size_t>(r) * cols_ + c]) f(disk);
       }
     }
+  }
+
+  // where b's cell comes in the 3x3 block around a's cell that for_near(a) walks (0..8); b must
+  // lie in that block
+  int block_offset(Vec2 a, Vec2 b) const {
+    return 3 * (row_of(b.y) - row_of(a.y) + 1) + (col_of(b.x) - col_of(a.x) + 1);
   }
 
  private:
@@ -185,10 +224,14 @@ class Packer {
         width_(box_width),
         grid_(box_width, 4.0 * r_max),
         centres_(radii.size()),
-        in_front_(radii.size(), 0) {}
+        rank_(radii.size(), 0),
+        in_front_(radii.size(), 0),
+        tested_with_(radii.size(), 0.0) {}
 
   void place(int disk, Vec2 p) {
     centres_[disk] = p;
+    rank_[disk] = static_cast<std::uint32_t>(placed_.size());
+    placed_.push_back(disk);
     grid_.insert(disk, p);
     in_front_[disk] = 1;
     front_.push_back(disk);
@@ -196,55 +239,105 @@ class Packer {
 
   // drops from the front the disks near `disk` that a disk of radius r_next can no longer touch
   void update_front(int disk, double r_next) {
-    grid_.for_near(centres_[disk], [&](int a) {
-      if (in_front_[a] && is_buried(a, r_next)) in_front_[a] = 0;
+    const Vec2 p = centres_[disk];
+    grid_.for_near(p, [&](int a) {
+      if (!in_front_[a]) return;
+      // a front disk whose circle of reachable centres the new disk leaves alone keeps its
+      // arcs, and with the same r_next the answer of its last test (not buried)
+      if (a != disk && tested_with_[a] == r_next) {
+        const double d = norm(p - centres_[a]);
+        if (d >= radii_[a] + r_next + (radii_[disk] + r_next)) return;
+      }
+      tested_with_[a] = r_next;
+      if (is_buried(a, r_next)) {
+        in_front_[a] = 0;
+        ++buried_in_list_;
+      }
     });
-    front_.erase(std::remove_if(front_.begin(), front_.end(), [&](int a) { return !in_front_[a]; }),
-                 front_.end());
+    // the list keeps buried disks until they are half of it: amortized O(1) per disk
+    if (2 * buried_in_list_ > front_.size()) {
+      front_.erase(
+          std::remove_if(front_.begin(), front_.end(), [&](int a) { return !in_front_[a]; }),
+          front_.end());
+      buried_in_list_ = 0;
+    }
   }
 
-  // every position where a disk of radius r touches two front elements, inside the box
+  // the scan of the thesis: every position where a disk of radius r touches two front
+  // elements, inside the box, in the scan's order
   std::vector<Candidate> candidates(double r) const {
     std::vector<Candidate> out;
-    auto add = [&](Vec2 p, int first, int second) {
-      if (p.x < r * (1.0 - overlap_tol) || p.x > width_ - r * (1.0 - overlap_tol) ||
-          p.y < r * (1.0 - overlap_tol)) {
-        return;
-      }
-      out.push_back({p, first, second, static_cast<int>(out.size())});
-    };
-
-    // the two bottom corners
-    add({r, r}, left_wall, bottom_wall);
-    add({width_ - r, r}, right_wall, bottom_wall);
-
+    auto add = [&](const Candidate& c) { out.push_back(c); };
+    corners(r, add);
     for (int a : front_) {
-      const Vec2 pa = centres_[a];
-      const double r_ia = radii_[a] + r;
-
-      // bottom and disk a: y = r, |x - x_a| from the contact distance
-      const double dy = pa.y - r;
-      if (std::abs(dy) <= r_ia) {
-        const double dx = std::sqrt(r_ia * r_ia - dy * dy);
-        add({pa.x - dx, r}, bottom_wall, a);
-        add({pa.x + dx, r}, bottom_wall, a);
-      }
-
-      // side wall and disk a, upper solution (eqs. 2.5-2.6 with n = +x or -x)
-      for (const int wall : {left_wall, right_wall}) {
-        const double x = wall == left_wall ? r : width_ - r;
-        const double dx = pa.x - x;
-        if (std::abs(dx) <= r_ia) add({x, pa.y + std::sqrt(r_ia * r_ia - dx * dx)}, wall, a);
-      }
-
-      // disks a and b, each front pair once
-      grid_.for_near(pa, [&](int b) {
-        if (b <= a || !in_front_[b]) return;
-        Vec2 p;
-        if (touch_two_disks(pa, r_ia, centres_[b], radii_[b] + r, p)) add(p, a, b);
+      if (!in_front_[a]) continue;
+      own_candidates(a, r, add);
+      grid_.for_near(centres_[a], [&](int b) {
+        if (b > a && in_front_[b]) pair_candidate(a, b, r, add);
       });
     }
     return out;
+  }
+
+  // candidates of one radius, kept between insertions: each is added once, after the later
+  // of its supports is placed (`lowest` catches up), if it is free and rests; it leaves when a
+  // placed disk covers it or a support leaves the front, both for good, so a query pops only
+  // the lowest
+  class Queue {
+   public:
+    explicit Queue(double r) : r_(r) {}
+
+   private:
+    friend class Packer;
+    void push(const Candidate& c) {
+      heap_.push_back(c);
+      std::push_heap(heap_.begin(), heap_.end(), higher);
+    }
+    Candidate pop() {
+      std::pop_heap(heap_.begin(), heap_.end(), higher);
+      const Candidate c = heap_.back();
+      heap_.pop_back();
+      return c;
+    }
+    static bool higher(const Candidate& a, const Candidate& b) { return lower(b, a); }
+
+    double r_;
+    std::size_t seen_ = 0;  // placements whose candidates are in the heap
+    std::vector<Candidate> heap_;
+  };
+
+  Queue make_queue(double r) const {
+    Queue q(r);
+    corners(r, [&](const Candidate& c) {
+      if (rests_on(c, centres_)) q.push(c);
+    });
+    return q;
+  }
+
+  // the free resting candidates of q within tie_tol r of the lowest, in the scan's order: what
+  // the scan would find, without visiting the whole front
+  std::vector<Candidate> lowest(Queue& q) const {
+    const double r = q.r_;
+    for (; q.seen_ < placed_.size(); ++q.seen_) {
+      const int d = placed_[q.seen_];
+      if (!in_front_[d]) continue;
+      auto add = [&](const Candidate& c) {
+        if (rests_on(c, centres_) && is_free(c.p, r)) q.push(c);
+      };
+      own_candidates(d, r, add);
+      grid_.for_near(centres_[d], [&](int b) {
+        if (rank_[b] < q.seen_ && in_front_[b])
+          pair_candidate(std::min(d, b), std::max(d, b), r, add);
+      });
+    }
+    std::vector<Candidate> ties;
+    while (!q.heap_.empty()) {
+      if (!ties.empty() && q.heap_.front().p.y > ties.front().p.y + tie_tol * r) break;
+      const Candidate c = q.pop();
+      if (supported(c) && is_free(c.p, r)) ties.push_back(c);
+    }
+    for (const Candidate& c : ties) q.push(c);  // free until the chosen one is placed
+    return ties;
   }
 
   // true when a disk of radius r at p overlaps no placed disk (contacts allowed)
@@ -261,12 +354,75 @@ class Packer {
   const std::vector<Vec2>& centres() const { return centres_; }
 
  private:
+  // emits c when it lies inside the box
+  template <class Emit>
+  void emit_inside(const Candidate& c, double r, Emit& emit) const {
+    if (c.p.x < r * (1.0 - overlap_tol) || c.p.x > width_ - r * (1.0 - overlap_tol) ||
+        c.p.y < r * (1.0 - overlap_tol)) {
+      return;
+    }
+    emit(c);
+  }
+
+  // the two bottom corners
+  template <class Emit>
+  void corners(double r, Emit&& emit) const {
+    emit_inside({{r, r}, left_wall, bottom_wall, order_of(0, 0, 0)}, r, emit);
+    emit_inside({{width_ - r, r}, right_wall, bottom_wall, order_of(0, 1, 0)}, r, emit);
+  }
+
+  // the candidates that touch disk a and the bottom or a side wall
+  template <class Emit>
+  void own_candidates(int a, double r, Emit&& emit) const {
+    const Vec2 pa = centres_[a];
+    const double r_ia = radii_[a] + r;
+    const std::uint64_t slot = rank_[a] + 1;
+
+    // bottom and disk a: y = r, |x - x_a| from the contact distance
+    const double dy = pa.y - r;
+    if (std::abs(dy) <= r_ia) {
+      const double dx = std::sqrt(r_ia * r_ia - dy * dy);
+      emit_inside({{pa.x - dx, r}, bottom_wall, a, order_of(slot, bottom_left, 0)}, r, emit);
+      emit_inside({{pa.x + dx, r}, bottom_wall, a, order_of(slot, bottom_right, 0)}, r, emit);
+    }
+
+    // side wall and disk a, upper solution (eqs. 2.5-2.6 with n = +x or -x)
+    for (const int wall : {left_wall, right_wall}) {
+      const double x = wall == left_wall ? r : width_ - r;
+      const double dx = pa.x - x;
+      if (std::abs(dx) <= r_ia) {
+        const std::uint64_t kind = wall == left_wall ? at_left_wall : at_right_wall;
+        emit_inside(
+            {{x, pa.y + std::sqrt(r_ia * r_ia - dx * dx)}, wall, a, order_of(slot, kind, 0)}, r,
+            emit);
+      }
+    }
+  }
+
+  // the candidate touching disks a < b, in a's slot
+  template <class Emit>
+  void pair_candidate(int a, int b, double r, Emit&& emit) const {
+    Candidate c;
+    if (!touch_two_disks(centres_[a], radii_[a] + r, centres_[b], radii_[b] + r, c.p)) return;
+    c.first = a;
+    c.second = b;
+    c.order =
+        order_of(rank_[a] + 1, pair_kind + grid_.block_offset(centres_[a], centres_[b]), rank_[b]);
+    emit_inside(c, r, emit);
+  }
+
+  // both supports still in the front (walls always are)
+  bool supported(const Candidate& c) const {
+    return (c.first < 0 || in_front_[c.first]) && (c.second < 0 || in_front_[c.second]);
+  }
+
   // true when no disk of radius r can touch disk a without overlap: the circle of centres at
   // distance R_a + r around a is covered by the arcs that other disks and the walls block
-  bool is_buried(int a, double r) const {
+  bool is_buried(int a, double r) {
     const Vec2 pa = centres_[a];
     const double rho = radii_[a] + r;
-    std::vector<std::pair<double, double>> arcs;  // [start, end) in [0, 2 pi] [rad]
+    std::vector<std::pair<double, double>>& arcs = arcs_;  // [start, end) in [0, 2 pi] [rad]
+    arcs.clear();
     bool full = false;
 
     // the arc of half-width acos(c) around angle mid, where the circle point is blocked;
@@ -319,12 +475,22 @@ class Packer {
   const std::vector<double>& radii_;
   double width_;
   Grid grid_;
-  std::vector<Vec2> centres_;   // [m] (n_disks), by input index
-  std::vector<char> in_front_;  // (n_disks)
-  std::vector<int> front_;      // disks in the front, in placement order
+  std::vector<Vec2> centres_;        // [m] (n_disks), by input index
+  std::vector<std::uint32_t> rank_;  // (n_disks) placement rank
+  std::vector<char> in_front_;       // (n_disks)
+  std::vector<double> tested_with_;  // [m] (n_disks) r_next of a front disk's last burial test
+  std::vector<int> placed_;          // disks in placement order
+  std::vector<int> front_;           // the front in placement order, buried disks not yet removed
+  std::size_t buried_in_list_ = 0;   // buried disks still in front_
+  std::vector<std::pair<double, double>> arcs_;  // is_buried's buffer
 };
 
 void validate(const std::vector<double>& radii, double box_width) {
+  // placement ranks fill 28 bits of Candidate::order
+  if (radii.size() >= (std::size_t{1} << 28)) {
+    throw std::invalid_argument("advancing_front: " + std::to_string(radii.size()) +
+                                " disks, more than one packing can hold (2^28)");
+  }
   if (!(box_width > 0.0) || !std::isfinite(box_width)) {
     throw std::invalid_argument("advancing_front: box width must be > 0 and finite, got " +
                                 std::to_string(box_width));
@@ -367,6 +533,23 @@ PackingLayout advancing_front(const std::vector<double>& radii, double box_width
 
   Packer packer(radii, box_width, *std::max_element(radii.begin(), radii.end()));
 
+  // a few distinct radii (the species of a case): one candidate queue each, O(N log N) in all;
+  // many: the scan over the whole front at every insertion, O(N x front)
+  std::vector<Packer::Queue> queues;
+  std::vector<int> queue_of(n, -1);
+  {
+    std::vector<double> distinct(radii);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    if (distinct.size() <= max_queues) {
+      for (const double r : distinct) queues.push_back(packer.make_queue(r));
+      for (int i = 0; i < n; ++i) {
+        queue_of[i] = static_cast<int>(
+            std::lower_bound(distinct.begin(), distinct.end(), radii[i]) - distinct.begin());
+      }
+    }
+  }
+
   // the first disk lies on the bottom at a uniform x
   const double r0 = radii[order[0]];
   packer.place(order[0], {r0 + rng.uniform() * (box_width - 2.0 * r0), r0});
@@ -376,23 +559,25 @@ PackingLayout advancing_front(const std::vector<double>& radii, double box_width
     const int disk = order[k];
     const double r = radii[disk];
 
-    // candidates from lowest up; the first resting one sets the level, equal ones are ties
-    std::vector<Candidate> cands = packer.candidates(r);
-    std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
-      return a.p.y < b.p.y || (a.p.y == b.p.y && a.sequence < b.sequence);
-    });
     std::vector<Candidate> ties;
-    const Candidate* fallback = nullptr;
-    for (const Candidate& c : cands) {
-      if (!ties.empty() && c.p.y > ties.front().p.y + tie_tol * r) break;
-      if (!packer.is_free(c.p, r)) continue;
-      if (rests_on(c, packer.centres())) {
-        ties.push_back(c);
-      } else if (fallback == nullptr) {
-        fallback = &c;
+    if (queue_of[disk] >= 0) ties = packer.lowest(queues[queue_of[disk]]);
+    // the scan: candidates from lowest up; the first resting one sets the level, equal ones are
+    // ties; with none resting, the lowest free one (the queues hold resting ones only)
+    std::optional<Candidate> fallback;
+    if (ties.empty()) {
+      std::vector<Candidate> cands = packer.candidates(r);
+      std::sort(cands.begin(), cands.end(), lower);
+      for (const Candidate& c : cands) {
+        if (!ties.empty() && c.p.y > ties.front().p.y + tie_tol * r) break;
+        if (!packer.is_free(c.p, r)) continue;
+        if (rests_on(c, packer.centres())) {
+          ties.push_back(c);
+        } else if (!fallback) {
+          fallback = c;
+        }
       }
     }
-    if (ties.empty() && fallback == nullptr) {
+    if (ties.empty() && !fallback) {
       throw std::logic_error("advancing_front: no free position for disk " + std::to_string(disk) +
                              " (the front lost an exposed disk)");
     }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -100,8 +101,8 @@ void expect_all_resting(const PackingLayout& p, const std::vector<double>& radii
         auto u = normals[i][a];
         auto v = normals[i][b];
         if (u.first * v.second - u.second * v.first < 0.0) std::swap(u, v);
-        rests = u.first * v.second - u.second * v.first > 1e-9 && u.first >= -1e-6 &&
-                v.first <= 1e-6;
+        rests =
+            u.first * v.second - u.second * v.first > 1e-9 && u.first >= -1e-6 && v.first <= 1e-6;
       }
     }
     // report the first few only: a broken packing has thousands
@@ -141,8 +142,7 @@ TEST(PackingThesisSet, IsDense) {
   const auto radii = thesis_radii();
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     SCOPED_TRACE(seed);
-    EXPECT_GT(area_fraction(advancing_front(radii, thesis_width, seed), radii, thesis_width),
-              0.65);
+    EXPECT_GT(area_fraction(advancing_front(radii, thesis_width, seed), radii, thesis_width), 0.65);
   }
 }
 
@@ -191,6 +191,84 @@ TEST(PackingLarge, TenThousandPolydisperseDisks) {
   expect_all_resting(p, radii, width);
   // seeds 0, 1, 2 and 7 all give about 0.82
   EXPECT_GT(area_fraction(p, radii, width), 0.75);
+}
+
+// FNV-1a over the bytes of x, then y: a layout's bits in one number
+std::uint64_t layout_hash(const PackingLayout& p) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const std::vector<double>* v : {&p.x, &p.y}) {
+    for (const double d : *v) {
+      unsigned char bytes[sizeof d];
+      std::memcpy(bytes, &d, sizeof d);
+      for (const unsigned char b : bytes) h = (h ^ b) * 1099511628211ULL;
+    }
+  }
+  return h;
+}
+
+// the bench's bed: equal thirds of 1.5, 2.0 and 2.5 cm, 0.40 m x sqrt(N / 60) wide
+std::vector<double> bench_radii(int n) {
+  std::vector<double> radii;
+  for (int i = 0; i < n; ++i) radii.push_back(0.015 + 0.005 * (3 * i / n));
+  return radii;
+}
+
+// Layouts pinned bit for bit from the construction that scanned the whole front at every
+// insertion (commit de9070b, O(N x front)). Beds of at most 16 distinct radii are now built
+// from a candidate queue per radius, others still by the scan; both must give these bits.
+TEST(PackingPinned, BenchBedsAsTheFrontScanBuiltThem) {
+  const std::vector<std::pair<int, std::uint64_t>> beds = {{1000, 1}, {1000, 7}, {10000, 1}};
+  const std::vector<std::uint64_t> hashes = {0xb75b1811007c3a8eULL, 0x6bec98527af0c776ULL,
+                                             0x202796474f51acf0ULL};
+  for (std::size_t i = 0; i < beds.size(); ++i) {
+    const auto [n, seed] = beds[i];
+    SCOPED_TRACE(n);
+    EXPECT_EQ(layout_hash(advancing_front(bench_radii(n), 0.40 * std::sqrt(n / 60.0), seed)),
+              hashes[i]);
+  }
+}
+
+TEST(PackingPinned, ThesisSetOverTwoHundredSeeds) {
+  std::uint64_t h = 0;
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    h = h * 31 + layout_hash(advancing_front(thesis_radii(), thesis_width, seed));
+  }
+  EXPECT_EQ(h, 0x377f65fecbd598feULL);
+}
+
+TEST(PackingPinned, EqualDisksWithExactTies) {
+  // one radius: candidates at equal heights are common, so the ties' order is pinned too
+  const std::vector<std::uint64_t> hashes = {0x100b162bf76b3060ULL, 0xe9760ef0a3c86d8dULL,
+                                             0x3f3a0d3e83118c5eULL};
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    EXPECT_EQ(layout_hash(advancing_front(std::vector<double>(2000, 0.02),
+                                          0.40 * std::sqrt(2000 / 60.0), seed)),
+              hashes[seed]);
+  }
+}
+
+TEST(PackingPinned, SixteenSpeciesByQueuesTwentyByTheScan) {
+  std::vector<double> sixteen;
+  std::vector<double> twenty;
+  for (int i = 0; i < 2000; ++i) {
+    sixteen.push_back(0.015 + 0.0005 * (i % 16));
+    twenty.push_back(0.015 + 0.0005 * (i % 20));
+  }
+  EXPECT_EQ(layout_hash(advancing_front(sixteen, 1.0, 5)), 0xa22d818c34d4f322ULL);
+  EXPECT_EQ(layout_hash(advancing_front(twenty, 1.0, 5)), 0x8efd94d026764ac6ULL);
+  EXPECT_EQ(layout_hash(advancing_front(polydisperse_radii(2000), 1.0, 3)), 0xa79aff7715db0c21ULL);
+}
+
+TEST(PackingPinned, IntruderAmongTwoSizes) {
+  // a disk 5 x wider than the others, in a narrow box
+  std::vector<double> radii(300, 0.01);
+  radii[17] = 0.05;
+  for (int i = 0; i < 100; ++i) radii[3 * i] = 0.014;
+  const std::vector<std::uint64_t> hashes = {0x1a55610e90a3097cULL, 0x0e798f146b05cb0bULL,
+                                             0x537d0e9209a95eeaULL};
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    EXPECT_EQ(layout_hash(advancing_front(radii, 0.3, seed)), hashes[seed]);
+  }
 }
 
 TEST(PackingErrors, DiskWiderThanTheBoxThrows) {
