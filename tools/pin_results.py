@@ -7,9 +7,11 @@ shortened demo ensemble's disks.csv and angles.csv. tests/cli/pinned_results_tes
 same commands and demands the same values: bitwise, or within a pin's "tolerance"
 ({"relative": r, "reason": why}), which is written by hand and kept when pins are regenerated.
 
-    python3 tools/pin_results.py build/granular
+    python3 tools/pin_results.py build/granular [MODEL]
 
-Regenerate only when a change of results is intended, and say so in the commit."""
+With MODEL (pendulum, dimer, prism or billiard) only that model's runs are pinned again; the
+others, the demo CSVs and their formats stay as they are. Regenerate only when a change of
+results is intended, and say so in the commit."""
 import json
 import os
 import shutil
@@ -53,12 +55,36 @@ def run(binary, case, sets, out):
         return json.load(f)
 
 
+def repin_model(binary, model, commit):
+    """Runs `model`'s pinned runs again and replaces their values in pins.json."""
+    path = os.path.join(PINS, "pins.json")
+    with open(path) as f:
+        pins = json.load(f)
+    tmp = tempfile.mkdtemp(prefix="granular_pins_")
+    try:
+        for pin in pins["runs"]:
+            if pin["model"] != model:
+                continue
+            summary = run(binary, pin["case"], pin["set"], os.path.join(tmp, pin["case"]))
+            pin["values"] = {k: summary[k] for k in pin["values"]}
+            pin["commit"] = commit
+            print("pinned", pin["case"])
+    finally:
+        shutil.rmtree(tmp)
+    with open(path, "w") as f:
+        json.dump(pins, f, indent=1)
+        f.write("\n")
+
+
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     binary = os.path.abspath(sys.argv[1])
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
+    if len(sys.argv) == 3:
+        repin_model(binary, sys.argv[2], commit)
+        return
     pins = {"commit": commit, "runs": []}
     try:
         with open(os.path.join(PINS, "pins.json")) as f:
