@@ -26,13 +26,8 @@ namespace {
 // A case given as JSON text (a Python dict, dumped): the CLI's validation, `file` naming it.
 LoadedCase load_case_text(const std::string& text, const std::string& file,
                           const std::vector<std::string>& overrides) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw CaseError(file, "", std::string("not a JSON document: ") + e.what());
-  }
-  return granular::cases::load_case_json(std::move(doc), file, overrides);
+  return granular::cases::load_case_json(granular::io::parse_json_text(text, file), file,
+                                         overrides);
 }
 
 // {"text", "data", "units"} of a description as JSON text, for granular.Case (_cases.py); a
@@ -73,6 +68,7 @@ std::string estimate(const LoadedCase& lc, int threads, const std::string& backe
 NB_MODULE(_core, m) {
   m.doc() = "granular's engine: cases, runs and ensembles (docs/python.md)";
   m.attr("__version__") = GRANULAR_VERSION;
+  m.attr("max_json_depth") = granular::io::max_json_depth;
 
   // granular.CaseError: a ValueError whose message is the CLI's one line (file: pointer: what),
   // with the three parts as attributes

@@ -21,6 +21,9 @@ def _overrides(set):
                                                  ensure_ascii=False))
         except (TypeError, ValueError) as e:
             raise CaseError(f"--set {pointer}: the value is not JSON: {e}") from None
+        except RecursionError:
+            raise CaseError(f"--set {pointer}: the value nests deeper than a case may be "
+                            f"({_core.max_json_depth} levels)") from None
     return texts
 
 
@@ -105,4 +108,7 @@ def case_from_dict(d, set=None, name="<dict>"):
         text = json.dumps(d, allow_nan=False)
     except (TypeError, ValueError) as e:
         raise CaseError(f"{name}: not JSON: {e}") from None
+    except RecursionError:
+        raise CaseError(f"{name}: nested deeper than a case may be "
+                        f"({_core.max_json_depth} levels)") from None
     return Case(_core.load_case_text(text, name, _overrides(set)))

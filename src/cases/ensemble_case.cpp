@@ -150,11 +150,10 @@ void check_md_case(const JsonObject& root, md::EnsembleCase& c, const std::vecto
 
   // the work and the memory asked for, before any of it is allocated
   const JsonObject run = root.object("run");
-  check_schedule_steps(run, c.schedule, c.model.dt);
-  const md::PlannedRun plan = md::plan_run(c.schedule, c.model.dt);
+  const md::RunSteps steps = checked_run_steps(run, c.schedule, c.model.dt);
   const double output =
-      ensemble_output_bytes(plan.steps, static_cast<int>(c.gamma_values.size()),
-                            c.packings_per_gamma, static_cast<int>(disks_per_packing));
+      ensemble_output_bytes(steps, static_cast<int>(c.gamma_values.size()), c.packings_per_gamma,
+                            static_cast<int>(disks_per_packing));
   if (output > max_output_bytes)
     run.fail("sample_interval", "the run would write about " + format_number(output, 2) +
                                     " bytes of CSV, more than " + format_number(max_output_bytes) +
@@ -196,11 +195,16 @@ void check_ed_case(const JsonObject& root, const md::EnsembleCase& c, int disks_
   // one chunk per sample interval: the output of an MD run with dt = sample_interval, unsettled
   md::RunSchedule chunks = c.schedule;
   chunks.settle_time = 0.0;
-  const md::PlannedRun plan = md::plan_run(chunks, c.schedule.sample_interval);
   const JsonObject run = root.object("run");
+  const md::PlannedRun plan = md::plan_run(chunks, c.schedule.sample_interval);
+  if (!plan.ok)
+    run.fail("", "the run takes " + format_number(plan.total_steps, 3) +
+                     " sample intervals per packing, more than " +
+                     format_number(md::max_run_steps) +
+                     ": a shorter run or a longer sample_interval");
   const double output = ensemble_output_bytes(plan.steps, static_cast<int>(c.gamma_values.size()),
                                               c.packings_per_gamma, disks_per_packing);
-  if (!plan.ok || output > max_output_bytes)
+  if (output > max_output_bytes)
     run.fail("sample_interval", "the run would write about " + format_number(output, 2) +
                                     " bytes of CSV, more than " + format_number(max_output_bytes) +
                                     ": sample less often");
@@ -285,7 +289,7 @@ SnapshotPlan read_snapshots(const JsonObject& root, const md::EnsembleCase& c,
   }
 
   // the interval in whole chunks, and the first chunk end at or after `start`
-  const md::RunSteps steps = md::plan_run(c.schedule, c.model.dt).steps;
+  const md::RunSteps steps = checked_run_steps(root.object("run"), c.schedule, c.model.dt);
   const double chunk_time = static_cast<double>(steps.sample_steps) * c.model.dt;
   const double interval = snap.number_or("interval", chunk_time, Bound::positive);
   const double chunks = std::max(1.0, std::round(interval / chunk_time));

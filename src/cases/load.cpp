@@ -48,16 +48,27 @@ ParsedOverride parse_override(const std::string& text) {
     }
     if (token.empty()) throw CaseError("", where, "empty key in the pointer");
     o.tokens.push_back(token);
+    if (o.tokens.size() >= static_cast<std::size_t>(io::max_json_depth))
+      throw CaseError("", where,
+                      "the pointer is nested deeper than a case may be (" +
+                          std::to_string(io::max_json_depth) + " levels)");
     if (slash == std::string::npos) break;
     start = slash + 1;
   }
-  // the value: JSON if it parses, else a string
+  // the value: JSON if it parses, else a string; with the pointer's levels, no deeper than a
+  // case may nest
   const std::string value = text.substr(eq + 1);
-  try {
-    o.value = nlohmann::json::parse(value);
-  } catch (const nlohmann::json::out_of_range&) {
+  io::JsonParse parsed =
+      io::parse_json(value, io::max_json_depth - static_cast<int>(o.tokens.size()));
+  if (parsed.too_deep)
+    throw CaseError("", where,
+                    "the value nests deeper than a case may (" +
+                        std::to_string(io::max_json_depth) + " levels with the pointer's)");
+  if (parsed.ok) {
+    o.value = std::move(parsed.doc);
+  } else if (parsed.out_of_range) {
     throw CaseError("", where, "the number is out of the range of a double");
-  } catch (const nlohmann::json::exception&) {
+  } else {
     o.value = value;
   }
   return o;

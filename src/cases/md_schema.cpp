@@ -94,7 +94,7 @@ md::RunSchedule read_schedule(const JsonObject& run) {
   return s;
 }
 
-void check_schedule_steps(const JsonObject& run, const md::RunSchedule& s, double dt) {
+md::RunSteps checked_run_steps(const JsonObject& run, const md::RunSchedule& s, double dt) {
   if (s.sample_interval < dt)
     run.fail("sample_interval", format_number(s.sample_interval) +
                                     " s is shorter than the time step (" + format_number(dt, 3) +
@@ -107,6 +107,7 @@ void check_schedule_steps(const JsonObject& run, const md::RunSchedule& s, doubl
                      format_number(md::max_run_steps) +
                      ": a shorter run, or a longer dt (fewer steps per collision, softer "
                      "contacts)");
+  return plan.steps;
 }
 
 }  // namespace granular::cases

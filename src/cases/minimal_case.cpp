@@ -88,7 +88,7 @@ MinimalSetup read_setup(const JsonObject& root, const ContactParams& c, double m
   s.model.neighbor.max_neighbors = partners;
   s.model.neighbor.max_contacts = partners;
   s.schedule = read_schedule(root.object("run"));
-  check_schedule_steps(root.object("run"), s.schedule, s.model.dt);
+  checked_run_steps(root.object("run"), s.schedule, s.model.dt);
   return s;
 }
 

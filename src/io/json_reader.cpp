@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 namespace granular::io {
 
@@ -66,24 +67,74 @@ std::string parse_reason(const std::string& what) {
 }
 
 // Builds the document as nlohmann's DOM parser does and keeps the first error's byte offset,
-// which its exceptions carry for syntax errors but not for numbers out of range.
+// which its exceptions carry for syntax errors but not for numbers out of range. Stops at the
+// first object or array nested deeper than max_depth (nlohmann's parser itself does not recurse,
+// but what walks the document afterwards does).
 class LocatingParser : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+  using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+
  public:
-  explicit LocatingParser(nlohmann::json& root)
-      : nlohmann::detail::json_sax_dom_parser<nlohmann::json>(root, false) {}
+  LocatingParser(nlohmann::json& root, int max_depth) : Base(root, false), max_depth_(max_depth) {}
 
   template <class Exception>
   bool parse_error(std::size_t position, const std::string&, const Exception& ex) {
     failed = true;
     offset = position > 0 ? position - 1 : 0;  // position counts the offending byte
     reason = parse_reason(ex.what());
+    out_of_range = std::is_same_v<Exception, nlohmann::json::out_of_range>;
     return false;
   }
 
+  bool start_object(std::size_t elements) { return deeper() && Base::start_object(elements); }
+  bool start_array(std::size_t elements) { return deeper() && Base::start_array(elements); }
+  bool end_object() {
+    --depth_;
+    return Base::end_object();
+  }
+  bool end_array() {
+    --depth_;
+    return Base::end_array();
+  }
+
   bool failed = false;
+  bool too_deep = false;
+  bool out_of_range = false;
   std::size_t offset = 0;
   std::string reason;
+
+ private:
+  bool deeper() {
+    if (++depth_ <= max_depth_) return true;
+    failed = too_deep = true;
+    reason = "nested deeper than " + std::to_string(max_depth_) + " levels";
+    return false;
+  }
+
+  int max_depth_;
+  int depth_ = 0;
 };
+
+// Byte offset of the first '{' or '[' (outside strings) that opens nesting level max_depth + 1.
+std::size_t offset_of_depth(const std::string& text, int max_depth) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      if (ch == '\\')
+        ++i;
+      else if (ch == '"')
+        in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '{' || ch == '[') {
+      if (++depth > max_depth) return i;
+    } else if (ch == '}' || ch == ']') {
+      --depth;
+    }
+  }
+  return text.size();
+}
 
 // Where to cut `text` to at most max_chars bytes, at a character boundary (not inside a UTF-8
 // sequence); its size when it is short enough.
@@ -131,17 +182,30 @@ nlohmann::json read_json_file(const std::string& path) {
   return parse_json_text(text.str(), path);
 }
 
-nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
-  nlohmann::json doc;
-  LocatingParser parser(doc);
+JsonParse parse_json(const std::string& text, int max_depth) {
+  JsonParse out;
+  LocatingParser parser(out.doc, max_depth);
   nlohmann::json::sax_parse(text, &parser);
-  if (parser.failed) {
-    const TextPosition at = position_of(text, parser.offset);
+  out.ok = !parser.failed;
+  if (out.ok) return out;
+  out.too_deep = parser.too_deep;
+  out.out_of_range = parser.out_of_range;
+  const TextPosition at =
+      position_of(text, parser.too_deep ? offset_of_depth(text, max_depth) : parser.offset);
+  out.line = at.line;
+  out.column = at.column;
+  out.reason = parser.reason;
+  out.doc = nullptr;
+  return out;
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
+  JsonParse p = parse_json(text);
+  if (!p.ok)
     throw CaseError(file, "",
-                    "invalid JSON at line " + std::to_string(at.line) + ", column " +
-                        std::to_string(at.column) + ": " + parser.reason);
-  }
-  return doc;
+                    "invalid JSON at line " + std::to_string(p.line) + ", column " +
+                        std::to_string(p.column) + ": " + p.reason);
+  return std::move(p.doc);
 }
 
 bool is_valid_utf8(const std::string& text) {

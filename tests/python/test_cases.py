@@ -48,6 +48,30 @@ def test_a_dict_validates_as_its_file_does():
         granular.case_from_dict({"model": float("nan")})
 
 
+def test_deep_nesting_is_a_case_error_at_every_entry_point(tmp_path):
+    """Issue 20, item 1: a value nested ~300 000 deep killed the interpreter in the scan models'
+    loader (a recursive copy); the file, the overrides and a dict are refused where parsed."""
+    deep_text = "[" * 300000 + "]" * 300000
+    path = tmp_path / "deep.json"
+    with open(CASES / "three_disk_fig5_4_tilt_scan.json") as f:
+        path.write_text(f.read().replace("{", '{"description": ' + deep_text + ", ", 1))
+    with pytest.raises(granular.CaseError, match="nested deeper than 100 levels"):
+        granular.load_case(path)
+    deep = []
+    for _ in range(300000):
+        deep = [deep]
+    with pytest.raises(granular.CaseError, match=r"^<dict>: nested deeper than a case may be"):
+        granular.case_from_dict({"model": "three_disk", "description": deep})
+    with pytest.raises(granular.CaseError, match=r"^--set /description: the value nests deeper"):
+        granular.load_case(CASES / "demo_sweep.json", set={"/description": deep})
+    shallow = []
+    for _ in range(150):
+        shallow = [shallow]
+    with pytest.raises(granular.CaseError, match="the value nests deeper than a case may"):
+        granular.load_case(CASES / "demo_sweep.json", set={"/description": shallow})
+    assert granular._core.max_json_depth == 100
+
+
 def test_overrides_reach_the_echo_and_none_removes_a_key():
     case = granular.load_case(CASES / "demo_sweep.json", set={"/drive/gamma": [1, 2]})
     assert case.model == "packing_ensemble"

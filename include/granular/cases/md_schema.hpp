@@ -56,9 +56,10 @@ void check_steps_per_collision(const io::JsonObject& integrator, const StepRule&
 // interval within the measurement.
 md::RunSchedule read_schedule(const io::JsonObject& run);
 
-// Rejects a schedule sampled more finely than the time step dt, or longer than max_run_steps
-// steps of it.
-void check_schedule_steps(const io::JsonObject& run, const md::RunSchedule& s, double dt);
+// The steps of the schedule at time step dt (md::plan_run), after refusing one sampled more
+// finely than dt or longer than max_run_steps steps of it: every count derived from the run's
+// times comes from here, checked, so none overflows.
+md::RunSteps checked_run_steps(const io::JsonObject& run, const md::RunSchedule& s, double dt);
 
 // "gear5" or "velocity_verlet".
 const char* scheme_name(md::Integrator i);

@@ -41,12 +41,32 @@ class CaseError : public std::runtime_error {
   std::string detail_;
 };
 
+// The deepest a case's JSON may nest (objects and arrays, the document itself at depth 1). Cases
+// nest a few levels; anything deeper is refused where it is parsed, before a recursive walk (a
+// copy, a dump) can overflow the stack on it.
+constexpr int max_json_depth = 100;
+
 // Reads the file at `path` and parses it as JSON. Errors: "<path>: cannot open: <OS reason>",
-// "<path>: invalid JSON at line L, column C: <reason>" (numbers beyond a double's range too).
+// "<path>: invalid JSON at line L, column C: <reason>" (numbers beyond a double's range, and
+// nesting deeper than max_json_depth, too).
 nlohmann::json read_json_file(const std::string& path);
 
 // Parses `text` as read_json_file does; `file` names it in messages.
 nlohmann::json parse_json_text(const std::string& text, const std::string& file);
+
+// What parse_json (below) found: the document, or where and why it is not one.
+struct JsonParse {
+  nlohmann::json doc;
+  bool ok = false;
+  bool too_deep = false;      // well-formed up to a value nested deeper than the limit
+  bool out_of_range = false;  // a number beyond a double's range
+  std::size_t line = 0;       // of the first error, 1-based
+  std::size_t column = 0;
+  std::string reason;
+};
+
+// Parses `text`, nested at most `max_depth` levels deep; never throws.
+JsonParse parse_json(const std::string& text, int max_depth = max_json_depth);
 
 // True when `text` is well-formed UTF-8 (no overlong forms, surrogates or stray bytes).
 bool is_valid_utf8(const std::string& text);

@@ -29,10 +29,10 @@ constexpr double max_run_steps = 1e12;
 // sample_steps; settle and transient take round(time / dt) steps each (their last chunk may be
 // shorter), the measurement whole chunks, sampling θ at its start and after every chunk.
 struct RunSteps {
-  std::int64_t sample_steps;     // max(1, round(sample_interval / dt))
-  std::int64_t settle_steps;     // round(settle_time / dt)
-  std::int64_t transient_steps;  // round(transient_time / dt)
-  std::int64_t measure_chunks;   // max(1, round(measure_time / (sample_steps dt)))
+  std::int64_t sample_steps = 1;     // max(1, round(sample_interval / dt))
+  std::int64_t settle_steps = 0;     // round(settle_time / dt)
+  std::int64_t transient_steps = 0;  // round(transient_time / dt)
+  std::int64_t measure_chunks = 1;   // max(1, round(measure_time / (sample_steps dt)))
 
   std::int64_t measure_steps() const { return measure_chunks * sample_steps; }
   std::int64_t total() const { return settle_steps + transient_steps + measure_steps(); }

@@ -144,6 +144,60 @@ TEST(HostileInput, DiskCountsAreCheckedBeforeAllocating) {
   EXPECT_TRUE(starts_with(memory, "cases/x.json: /packing/species: the ensemble of ")) << memory;
 }
 
+// Issue 20, item 1: a value nested ~300 000 deep, even in "description", overflowed the stack
+// in a recursive copy of the document (the scan models: SIGSEGV). Every entry point refuses
+// nesting beyond max_json_depth where it parses it.
+TEST(HostileInput, DeepNestingIsRefusedWhereItIsParsed) {
+  const auto nested = [](int depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  const std::string prefix = "{\"model\": \"three_disk\", \"description\": ";
+  // the document is level 1: the array that opens level max_json_depth + 1 is named
+  const std::string at = std::to_string(prefix.size() + max_json_depth);
+  EXPECT_EQ(parse_error(prefix + nested(300000) + "}"),
+            "u.json: invalid JSON at line 1, column " + at + ": nested deeper than 100 levels");
+  EXPECT_EQ(parse_error(prefix + nested(max_json_depth) + "}"),
+            "u.json: invalid JSON at line 1, column " + at + ": nested deeper than 100 levels");
+  EXPECT_EQ(parse_error(prefix + nested(max_json_depth - 1) + "}"), "");
+  // brackets inside strings do not count
+  EXPECT_EQ(parse_error("{\"description\": \"" + std::string(1000, '[') + "\"}"), "");
+
+  // --set: the value, and the pointer's own levels
+  const json good = data("good_ensemble.json");
+  const std::string deep_value = load_error(good, {"/description=" + nested(300000)});
+  EXPECT_TRUE(starts_with(deep_value, "--set /description=[[[[")) << deep_value.substr(0, 200);
+  EXPECT_NE(deep_value.find(": the value nests deeper than a case may (100 levels"),
+            std::string::npos)
+      << deep_value.substr(0, 200);
+  EXPECT_LT(deep_value.size(), 300u);
+  std::string long_pointer;
+  for (int k = 0; k < 5000; ++k) long_pointer += "/a";
+  const std::string deep_pointer = load_error(good, {long_pointer + "=1"});
+  EXPECT_NE(deep_pointer.find(": the pointer is nested deeper than a case may be (100 levels)"),
+            std::string::npos)
+      << deep_pointer.substr(0, 200);
+  // a value at the limit with its pointer is taken (and then refused as an unknown key)
+  EXPECT_TRUE(starts_with(load_error(good, {"/extra=" + nested(max_json_depth - 2)}),
+                          "cases/x.json: /extra: unknown key"));
+}
+
+// Issue 20, item 2: an event-driven run asked for more samples than 64 bits count (SIGFPE in
+// the output estimate: a zero chunk length); every run time is counted through
+// cases::checked_run_steps (MD) or checked the same way (ED) before anything is sized by it.
+TEST(HostileInput, EventDrivenRunLengthsBeyondTheLimitAreRefused) {
+  const json ed =
+      read_json_file(std::string(GRANULAR_SOURCE_DIR) + "/cases/thesis_fig3_11_ed.json");
+  for (const char* set : {"/run/measure_time=1e12", "/run/transient_time=1e12",
+                          "/run/sample_interval=1e-11", "/run/measure_time=1e+100"}) {
+    const std::string message = load_error(ed, {set});
+    EXPECT_TRUE(starts_with(message, "cases/x.json: /run: the run takes ")) << message;
+    EXPECT_NE(message.find("sample intervals per packing, more than 1e+12"), std::string::npos)
+        << message;
+  }
+  // a duplicate key: the last one counts, as everywhere in a case
+  const std::string duplicate = R"({"model": "packing_ensemble", "method": "ed", "run":
+      {"measure_time": 1, "measure_time": 1e+100}})";
+  EXPECT_EQ(parse_json_text(duplicate, "d.json")["run"]["measure_time"], 1e100);
+}
+
 // Class 10: a mass that underflows was blamed on steps_per_collision with dt = -nan.
 TEST(HostileInput, MassesOutsideADoubleNameTheirKey) {
   const std::string light =
