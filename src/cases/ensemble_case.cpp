@@ -15,6 +15,7 @@
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/output.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/ed/restitution.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"
 
@@ -210,6 +211,28 @@ void check_ed_case(const JsonObject& root, const md::EnsembleCase& c, int disks_
                                     ": sample less often");
 }
 
+// With the contact law's e_t, the run integrates an e_t table per species pair and per species
+// on a wall from single collisions: a law outside the packing engine's domain is refused now,
+// naming its key, not after the run has written its first files.
+void check_ed_restitution(const JsonObject& contact, const std::vector<Species>& species,
+                          const ContactParams& disk_disk, const ContactParams& disk_wall,
+                          double areal_density) {
+  std::vector<double> radii;
+  for (const Species& s : species)
+    if (std::find(radii.begin(), radii.end(), s.radius) == radii.end()) radii.push_back(s.radius);
+  for (std::size_t a = 0; a < radii.size(); ++a) {
+    std::string why = md::ed::restitution_table_problem(disk_wall, radii[a], 0.0, areal_density);
+    if (!why.empty())
+      contact.fail("disk_wall", "a disk of radius " + format_number(radii[a]) + " m: " + why);
+    for (std::size_t b = a; b < radii.size(); ++b) {
+      why = md::ed::restitution_table_problem(disk_disk, radii[a], radii[b], areal_density);
+      if (!why.empty())
+        contact.fail("disk_disk", "disks of radii " + format_number(radii[a]) + " and " +
+                                      format_number(radii[b]) + " m: " + why);
+    }
+  }
+}
+
 // A list of indices below `count`, ascending and without repeats, or "all".
 std::vector<int> read_indices(const JsonObject& o, const std::string& key, int count,
                               const std::string& of) {
@@ -363,6 +386,8 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
   contact.allow_only({"disk_disk", "disk_wall"});
   const ContactParams disk_disk = read_contact(contact.object("disk_disk"));
   const ContactParams disk_wall = read_contact(contact.object("disk_wall"));
+  if (ed && ed->tangential == md::ed::TangentialRule::contact_law)
+    check_ed_restitution(contact, species, disk_disk, disk_wall, c.areal_density);
 
   // drive
   const JsonObject drive = root.object("drive");

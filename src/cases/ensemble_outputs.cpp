@@ -450,6 +450,15 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
       throw FileError(old.string() + ": cannot remove what an earlier run left: " + ec.message());
   }
 
+  // the e_t tables before any file (every packing has the same laws and radii; the run finds
+  // them in the process's cache): a law that the validation's probes could not fault fails
+  // here, with nothing written
+  if (ed.tangential == md::ed::TangentialRule::contact_law && m.n_packings() > 0)
+    md::ed::make_restitution_set(
+        m.packings[0].disk_disk, m.packings[0].disk_wall,
+        std::vector<double>(m.radius.begin() + m.offset[0], m.radius.begin() + m.offset[1]),
+        c.areal_density, ed.tangential);
+
   // the same streams as an MD run: every packing's energy at every chunk end, θ of the first
   // packing of every Γ at every sample
   io::TableStream energy_csv(ctx.out_dir, energy_table(), std::nullopt);

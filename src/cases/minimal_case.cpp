@@ -149,7 +149,12 @@ class MinimalCase : public Case {
     const double omega_bar = md::mean_omega(p.rotation);
     io::write_file_atomic(ctx.out_dir / table_.file, series.str());
     nlohmann::json s_json = io::summary_header(name_, ctx.case_echo);
-    s_json["status"] = md::status_name(p.status);
+    // a healthy run whose rotation overflows a double (a torque ramped to 1e248 N m/s) has no
+    // result to report
+    std::uint32_t status = p.status;
+    if (!(std::isfinite(omega_bar) && std::isfinite(md::rho2(p.rotation))))
+      status |= md::status_non_finite;
+    s_json["status"] = md::status_name(status);
     s_json["omega_bar"] = io::json_number(omega_bar);
     s_json["rho2"] = io::json_number(md::rho2(p.rotation));
     s_json["samples"] = p.samples;
@@ -161,7 +166,7 @@ class MinimalCase : public Case {
     }
     add_results(s_json, omega_bar);
     if (ctx.progress) {
-      *ctx.progress << name_ << ": status " << md::status_name(p.status)
+      *ctx.progress << name_ << ": status " << md::status_name(status)
                     << ", w_bar = " << format_value("%.6g", omega_bar) << " rad/s over "
                     << format_value("%.6g", schedule_.measure_time) << " s, " << p.openings
                     << " contact openings seen\n";
@@ -333,6 +338,13 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
     p.supports.omega = supports.number("omega_b", Bound::positive);
     p.supports.damping = supports.number_or("damping", 0.5, Bound::positive);
     if (!(p.supports.damping < 1.0)) supports.fail("damping", "must be < 1 (underdamped)");
+    // the supports' RMS speed ω_b A_b and the noise 4 c ω_b³ A_b² that drives it
+    const double w = p.supports.omega, a = p.supports.amplitude;
+    if (!std::isfinite(4.0 * p.supports.damping * w * w * w * a * a) ||
+        !std::isfinite(w * w * a * a))
+      supports.fail("omega_b", "ω_b = " + io::format_number(w) +
+                                   " rad/s with A_b = " + io::format_number(a) +
+                                   " m gives a support speed or noise beyond a double");
   } else {
     for (const char* key : {"amplitude", "omega_b", "damping"})
       supports.forbid(key, "is read only with drive random");
@@ -370,6 +382,10 @@ std::unique_ptr<Case> load_wedge_md(const JsonObject& root, std::vector<std::str
   const double frequency = d.number("frequency", Bound::positive);
   p.omega = 2.0 * pi * frequency;
   p.amplitude = drive_amplitude(gamma, p.gravity, p.omega);
+  if (!std::isfinite(p.amplitude * p.omega))
+    d.fail("gamma", "Γ = " + io::format_number(gamma) + " at f = " + io::format_number(frequency) +
+                        " Hz gives a drive amplitude A = Γ g / ω² or a wall speed A ω beyond a "
+                        "double");
 
   MinimalSetup setup = read_setup(root, p.contact, p.mass, p.radius, 1);
   std::vector<double> x, y;

@@ -20,6 +20,11 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 // free-flight velocities are read (the Gear corrector rings for a few steps after n vanishes)
 constexpr double free_steps = 2.0;
 constexpr std::int64_t steps_after_end = 50;
+// most steps of one run: 100 durations at 10⁶ steps each (the collision model takes at most
+// 10⁵ steps per collision, the e_t tables 2 000)
+constexpr double max_collision_run_steps = 1e8;
+// most neighbor cells of its box (a few hundred in the shipped cases)
+constexpr double max_collision_cells = 1e6;
 
 // Relative kinematics of the colliding contact, with the formulas of contact.hpp (spec §2.2).
 struct PairKinematics {
@@ -96,9 +101,15 @@ CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSampl
   // durations after it
   const double steps_before_touch = free_steps + c.touch_phase;
   const double gap = steps_before_touch * c.u_n * r.dt;
-  const std::int64_t max_steps =
-      static_cast<std::int64_t>(std::ceil(steps_before_touch + 100.0 * closed.t_c / r.dt)) +
-      steps_after_end;
+  const double run_steps = std::ceil(steps_before_touch + 100.0 * closed.t_c / r.dt);
+  // closed forms out of a double's range (k_n 1e-100, γ_n 1e15, a mass of 1e300 kg, ...) leave
+  // nothing to integrate: the run ends at once, not in a count cast from NaN
+  if (!(run_steps <= max_collision_run_steps) || !(gap > 0.0) || !std::isfinite(gap)) {
+    r.ended = false;
+    r.engine_status = status_non_finite;
+    return r;
+  }
+  const std::int64_t max_steps = static_cast<std::int64_t>(run_steps) + steps_after_end;
   const double t_max = static_cast<double>(max_steps) * r.dt;
 
   // one packing without gravity or drive, in a box wide enough that only the colliding pair
@@ -143,6 +154,16 @@ CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSampl
     const double contact = c.radius_a + c.radius_b + gap;
     x = {half - fb * contact, half + fa * contact};
     y = {half, half};
+  }
+  // a pair that flies thousands of radii during 100 durations (u_n t_c far beyond R: a mass of
+  // 1e300 kg on a soft spring) would need a cell grid beyond memory, and overlaps the linear law
+  // does not model
+  const double area = pi * (c.radius_a * c.radius_a + (wall ? 0.0 : c.radius_b * c.radius_b));
+  const GridShape grid = packing_grid_shape(pp.box_width, r_max, area, m.neighbor.skin);
+  if (!(grid.columns * grid.rows <= max_collision_cells)) {
+    r.ended = false;
+    r.engine_status = status_outside_box;
+    return r;
   }
   EnsembleState s = make_state(m, x, y, 0.0);
   s.vx[0] = vx_a;

@@ -34,12 +34,10 @@ PackingFrame packing_frame(const EnsembleModel& m, const EnsembleState& s, int p
 
   // contacts: pairs in canonical order, then each disk's walls
   ContactResult c{};
-  for (int i = first; i < last; ++i) {
-    for (int j = i + 1; j < last; ++j) {
-      if (disk_pair_contact(m, s, p, i, j, c))
-        f.contacts.push_back(
-            {i - first, j - first, -1, {0.0, 0.0}, c.normal, pp.disk_disk.k_t * c.xi});
-    }
+  for (const auto& [i, j] : contact_candidates(m, s, p)) {
+    if (disk_pair_contact(m, s, p, i, j, c))
+      f.contacts.push_back(
+          {i - first, j - first, -1, {0.0, 0.0}, c.normal, pp.disk_disk.k_t * c.xi});
   }
   for (int i = first; i < last; ++i) {
     const Vec2 centre{s.x[i], s.y[i]};

@@ -1,5 +1,6 @@
 #include "granular/md/observables.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "granular/md/bodies.hpp"
@@ -64,6 +65,63 @@ bool wall_body_contact(const EnsembleModel& m, const EnsembleState& s, int p, in
   return true;
 }
 
+std::vector<std::pair<int, int>> contact_candidates(const EnsembleModel& m, const EnsembleState& s,
+                                                    int p) {
+  const int first = m.offset[p];
+  const int last = m.offset[p + 1];
+  std::vector<std::pair<int, int>> pairs;
+  double r_max = 0.0;
+  for (int i = first; i < last; ++i) r_max = std::max(r_max, m.radius[i]);
+  const double edge = 2.0 * r_max;  // touching centres lie in neighboring cells
+  constexpr int small = 128;        // all pairs below: no faster to sort
+  if (last - first <= small || !(edge > 0.0) || !std::isfinite(edge)) {
+    for (int i = first; i < last; ++i)
+      for (int j = i + 1; j < last; ++j) pairs.emplace_back(i, j);
+    return pairs;
+  }
+  // the disks by cell (row, column, index); cell indices stay exact integers in a double
+  constexpr double reach = 1e15;
+  struct Binned {
+    double row, column;
+    int disk;
+    bool operator<(const Binned& o) const {
+      return row < o.row ||
+             (row == o.row && (column < o.column || (column == o.column && disk < o.disk)));
+    }
+  };
+  std::vector<Binned> binned;
+  std::vector<int> loose;  // out of the grid's reach: paired with every other disk
+  for (int i = first; i < last; ++i) {
+    const double row = std::floor(s.y[i] / edge);
+    const double column = std::floor(s.x[i] / edge);
+    if (std::fabs(row) < reach && std::fabs(column) < reach)
+      binned.push_back({row, column, i});
+    else
+      loose.push_back(i);
+  }
+  std::sort(binned.begin(), binned.end());
+  for (const Binned& a : binned) {
+    for (double dr = -1.0; dr <= 1.0; dr += 1.0) {
+      for (double dc = -1.0; dc <= 1.0; dc += 1.0) {
+        const Binned lo{a.row + dr, a.column + dc, -1};
+        const Binned hi{a.row + dr, a.column + dc, last};
+        const auto begin = std::lower_bound(binned.begin(), binned.end(), lo);
+        const auto end = std::lower_bound(begin, binned.end(), hi);
+        for (auto b = begin; b != end; ++b)
+          if (b->disk > a.disk) pairs.emplace_back(a.disk, b->disk);
+      }
+    }
+  }
+  for (const int l : loose) {
+    for (int i = first; i < last; ++i) {
+      const bool other_loose = std::binary_search(loose.begin(), loose.end(), i);
+      if (i != l && (!other_loose || i > l)) pairs.emplace_back(std::min(i, l), std::max(i, l));
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
 PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int p) {
   const PackingParams& pp = m.packings[p];
   PackingEnergy e{0.0, 0.0, 0.0, 0.0, 0.0, 0, 0};
@@ -71,6 +129,8 @@ PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int
   const int last = m.offset[p + 1];
   const double up_x = std::sin(pp.tilt);  // "up", against gravity
   const double up_y = std::cos(pp.tilt);
+  const std::vector<std::pair<int, int>> pairs = contact_candidates(m, s, p);
+  std::size_t next = 0;  // the first pair of disk i
   for (int i = first; i < last; ++i) {
     // kinetic and gravitational energy of the disk; a prescribed disk's are the drive's
     if (m.inv_mass[i] != 0.0) {
@@ -86,8 +146,9 @@ PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int
       ++count;
     };
     ContactResult c{};
-    for (int j = i + 1; j < last; ++j) {
-      if (disk_pair_contact(m, s, p, i, j, c)) add(pp.disk_disk, c, e.disk_contacts);
+    for (; next < pairs.size() && pairs[next].first == i; ++next) {
+      if (disk_pair_contact(m, s, p, i, pairs[next].second, c))
+        add(pp.disk_disk, c, e.disk_contacts);
     }
     for (int w = 0; w < n_walls; ++w) {
       if (box_wall_contact(m, s, p, i, w, c)) add(pp.disk_wall, c, e.wall_contacts);

@@ -21,6 +21,19 @@ Propagator propagator(double c, double omega, double s) {
           e * (cs - a / wd * sn)};
 }
 
+// Quadrature panels of the covariance at most: 50 periods of a step, 20 panels each
+constexpr double max_panels = 1000.0;
+
+// s with the Cholesky factor of the covariance (sxx, sxv; sxv, svv) the noise adds over a step
+RandomVibrationStep with_covariance(RandomVibrationStep s, double sxx, double sxv, double svv) {
+  if (sxx > 0.0) {
+    s.l11 = std::sqrt(sxx);
+    s.l21 = sxv / s.l11;
+    s.l22 = std::sqrt(std::max(0.0, svv - s.l21 * s.l21));
+  }
+  return s;
+}
+
 }  // namespace
 
 RandomVibrationStep random_vibration_step(const RandomVibration& d, double dt) {
@@ -38,9 +51,20 @@ RandomVibrationStep random_vibration_step(const RandomVibration& d, double dt) {
   static const double weight[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
                                    0.1012285362903763};
   const double period = 2.0 * 3.141592653589793 / w;
-  const int panels = static_cast<int>(std::min(1e6, std::ceil(20.0 * dt / period)));
-  const double h = dt / panels;
+  const double want = std::ceil(20.0 * dt / period);
   double sxx = 0.0, sxv = 0.0, svv = 0.0;
+  if (!(want <= max_panels)) {
+    // a step of more than 50 periods: there Φ is far from the identity and Σ_dt = Σ∞ − Φ Σ∞ Φᵀ
+    // has no cancellation (Σ∞ = diag(A², ω² A²), the stationary covariance)
+    const double a2 = d.amplitude * d.amplitude, v2 = w * w * a2;
+    RandomVibrationStep s{phi.xx, phi.xv, phi.vx, phi.vv, 0.0, 0.0, 0.0};
+    sxx = a2 - (phi.xx * phi.xx * a2 + phi.xv * phi.xv * v2);
+    sxv = -(phi.xx * phi.vx * a2 + phi.xv * phi.vv * v2);
+    svv = v2 - (phi.vx * phi.vx * a2 + phi.vv * phi.vv * v2);
+    return with_covariance(s, sxx, sxv, svv);
+  }
+  const int panels = static_cast<int>(want);
+  const double h = dt / panels;
   for (int p = 0; p < panels; ++p) {
     const double mid = (p + 0.5) * h;
     for (int k = 0; k < 4; ++k) {
@@ -53,17 +77,8 @@ RandomVibrationStep random_vibration_step(const RandomVibration& d, double dt) {
       }
     }
   }
-  sxx *= noise;
-  sxv *= noise;
-  svv *= noise;
-
-  RandomVibrationStep s{phi.xx, phi.xv, phi.vx, phi.vv, 0.0, 0.0, 0.0};
-  if (sxx > 0.0) {
-    s.l11 = std::sqrt(sxx);
-    s.l21 = sxv / s.l11;
-    s.l22 = std::sqrt(std::max(0.0, svv - s.l21 * s.l21));
-  }
-  return s;
+  const RandomVibrationStep s{phi.xx, phi.xv, phi.vx, phi.vv, 0.0, 0.0, 0.0};
+  return with_covariance(s, noise * sxx, noise * sxv, noise * svv);
 }
 
 double random_vibration_autocorrelation(const RandomVibration& d, double tau) {

@@ -63,5 +63,20 @@ TEST_F(HostileCli, DeepNestingIsRefusedByEveryModel) {
   }
 }
 
+// Item 4: a three-disk run whose rotation overflows a double (a torque ramped at 2e248 N m/s)
+// reported "ok" with a null rho2; a result that is not a finite number is "non_finite".
+TEST_F(HostileCli, ARotationBeyondADoubleIsNonFinite) {
+  const CliResult r = granular(
+      "run '" + (cases_dir / "three_disk_ramp_onsets.json").string() +
+      "' --out out --threads 1 --set /scan=null --set /torque/rate=2e248 --set /contact/mu=1e-10 "
+      "--set /run/settle_time=0.001 --set /run/transient_time=0 --set /run/measure_time=0.002 "
+      "--set /run/sample_interval=0.001");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(dir_ / "out" / "summary.json");
+  const json s = json::parse(in);
+  EXPECT_EQ(s["status"], "non_finite");
+  EXPECT_TRUE(s["rho2"].is_null());
+}
+
 }  // namespace
 }  // namespace granular::test

@@ -18,6 +18,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "granular/hd.hpp"
 #include "granular/md/contact.hpp"
@@ -132,10 +134,19 @@ bool box_wall_contact(const EnsembleModel& m, const EnsembleState& s, int p, int
 bool wall_body_contact(const EnsembleModel& m, const EnsembleState& s, int p, int i, int b,
                        WallKinematics& wall, ContactResult& out);
 
+// The disk pairs (i, j), i < j, of packing p that may touch at the state's time, in canonical
+// order (by i, then j). Found without the neighbor list (which a device run does not bring
+// back): all pairs of a small packing; in a large one the pairs of neighboring cells of edge
+// 2 R_max, by sorting the disks by cell (O(N log N), not O(N²)), and every pair with a disk out
+// of a grid's reach (a non-finite or astronomically distant centre). Any pair that touches is
+// among them.
+std::vector<std::pair<int, int>> contact_candidates(const EnsembleModel& m, const EnsembleState& s,
+                                                    int p);
+
 // Energy of packing p at the state's time. Contacts are evaluated by disk_disk_contact and
 // disk_wall_contact on a copy of the stored slot history (the state is not changed): a contact
-// that overlaps but has no slot yet counts as fresh (ξ = 0). Pairs are found by an all-pairs
-// search, independent of the neighbor list.
+// that overlaps but has no slot yet counts as fresh (ξ = 0). Pairs come from
+// contact_candidates, summed in canonical order.
 PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int p);
 
 // Total force [N] the disks of packing p exert on wall `wall` (a Wall id) at the state's time,

@@ -15,7 +15,7 @@
 #include "granular/constants.hpp"
 #include "granular/impact/wedge/run.hpp"
 #include "granular/io/output.hpp"
-#include "granular/md/collision.hpp"
+#include "granular/md/ed/restitution.hpp"
 #include "granular/md/model.hpp"
 #include "granular/vibration.hpp"
 
@@ -85,11 +85,28 @@ class WedgeCase : public Case {
 
   RunEnd run(const RunContext& ctx) const override {
     WedgeParams p = p_;
-    if (wall_) p.table = wall_table(*wall_);
     WedgeRunOptions o = o_;
     report_progress(o.driver, ctx.progress, "wedge");
-    const WedgeRun r = run_wedge(p, o);
+    WedgeRun r;
+    try {
+      if (wall_) p.table = wall_table(*wall_);
+      r = run_wedge(p, o);
+    } catch (const std::runtime_error& e) {
+      // validation ran the table's extreme ratios; one between them did not end
+      r.status = RunStatus::model_stop;
+      r.reason = "contact_law_domain";
+      r.detail = e.what();
+      r.mean_rotation = r.flight_time = NAN;
+    }
     const double omega_bar = r.mean_rotation * wall_speed_ / radius_;
+    const double flight_time = r.flight_time * wall_speed_ / gravity_;
+    // a result beyond a double's range (the scaled map's numbers are finite) is no result
+    if (r.status == RunStatus::completed &&
+        !(std::isfinite(omega_bar) && std::isfinite(flight_time))) {
+      r.status = RunStatus::non_finite;
+      r.reason = "";
+      r.detail = "the rotation or the flight time in seconds is not a finite number";
+    }
     if (ctx.progress)
       *ctx.progress << "wedge: " << r.collisions << " collisions (" << r.rejections
                     << " FBRPA draws rejected), status " << run_status_name(r.status)
@@ -103,7 +120,7 @@ class WedgeCase : public Case {
     s["wall_changes"] = r.wall_changes;
     s["scaled_rotation"] = io::json_number(r.mean_rotation);
     s["omega_bar"] = io::json_number(omega_bar);
-    s["flight_time"] = r.flight_time * wall_speed_ / gravity_;
+    s["flight_time"] = io::json_number(flight_time);
     s["wall_speed"] = wall_speed_;
     io::write_json_atomic(ctx.out_dir / "summary.json", s);
     return RunEnd::complete;
@@ -158,17 +175,9 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
     p.mu = wall.mu;
     p.e_n = linear_dashpot_restitution(wall.k_n, wall.gamma_n, md::disk_mass(density, radius)).e_n;
     wall_key = WallKey{wall.k_n, wall.k_t, wall.gamma_n, wall.mu, radius, density};
-    // the engine must be able to run this wall's collision (the run tabulates many of them)
-    md::CollisionCase probe;
-    probe.kind = md::CollisionKind::disk_wall;
-    probe.radius_a = radius;
-    probe.areal_density = density;
-    probe.contact = wall;
-    probe.u_n = probe.u_t = 1.0;
-    if (!md::run_collision(probe).ended)
-      c.fail("",
-             "a collision with this wall does not end in the packing engine: the contact "
-             "law is outside its domain");
+    // the engine must be able to run this wall's collisions (the run tabulates 121 of them)
+    const std::string why = md::ed::restitution_table_problem(wall, radius, 0.0, density);
+    if (!why.empty()) c.fail("", why);
   } else {
     for (const char* key : {"k_n", "k_t", "gamma_n"})
       c.forbid(key, "is read only with tangential contact_law");
@@ -184,6 +193,15 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   const double frequency = d.number("frequency", Bound::positive);
   const double omega = 2.0 * pi * frequency;
   const double wall_speed = drive_amplitude(gamma, g, omega) * omega;  // A ω_b
+  // the map's scales turn its results into seconds and rad/s: each within a double's range
+  const double length = wall_speed * wall_speed / g, time = wall_speed / g;
+  for (const double scale : {wall_speed, length, time, wall_speed / radius})
+    if (!(std::isfinite(scale) && scale > 0.0))
+      d.fail("gamma",
+             "Γ = " + io::format_number(gamma) + " at f = " + io::format_number(frequency) +
+                 " Hz and g = " + io::format_number(g) + " m/s² gives the scales A ω_b = " +
+                 io::format_number(wall_speed) + " m/s, (A ω_b)²/g = " + io::format_number(length) +
+                 " m, A ω_b/g = " + io::format_number(time) + " s: outside a double's range");
 
   // the shared run keys; no ODE, no Zeno guard (the map's flights are exact)
   WedgeRunOptions o;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -16,13 +17,15 @@ namespace {
 
 constexpr int table_size = 121;  // 10⁻³ … 10³ in steps of 0.05 decades
 
-// e_t samples of one (law, radii, ρ): single collisions through the MD engine. The linear law's
-// e_t depends on |u_t/u_n| only, under the closed forms' assumption of a constant normal
-// (thesis §4.5.1). A disk pair sliding at u_t turns its normal by u_t t_c / (R_a + R_b) during the
-// collision, so its u_n is chosen small enough that the largest ratio turns it by 10⁻⁴ rad at
-// most; on a flat wall the normal stays put and u_n = 1 m/s.
-std::vector<double> integrate_table(const ContactParams& law, double radius_a, double radius_b,
-                                    double areal_density, double log_min, double log_step) {
+// The k-th single collision of the e_t table of (law, radii, ρ) through the MD engine. The
+// linear law's e_t depends on |u_t/u_n| only, under the closed forms' assumption of a constant
+// normal (thesis §4.5.1). A disk pair sliding at u_t turns its normal by u_t t_c / (R_a + R_b)
+// during the collision, so its u_n is chosen small enough that the largest ratio turns it by
+// 10⁻⁴ rad at most; on a flat wall the normal stays put and u_n = 1 m/s.
+CollisionCase table_collision(const ContactParams& law, double radius_a, double radius_b,
+                              double areal_density, int k) {
+  static const Restitution layout;  // the table's ratios
+  const double log_min = layout.log_min, log_step = layout.log_step;
   CollisionCase c;
   c.kind = radius_b > 0.0 ? CollisionKind::disk_disk : CollisionKind::disk_wall;
   c.radius_a = radius_a;
@@ -37,21 +40,39 @@ std::vector<double> integrate_table(const ContactParams& law, double radius_a, d
     const double largest_ratio = std::pow(10.0, log_min + (table_size - 1) * log_step);
     c.u_n = 1e-4 * (radius_a + radius_b) / (largest_ratio * t_c);
   }
+  c.u_t = c.u_n * std::pow(10.0, log_min + k * log_step);
+  return c;
+}
+
+// e_t of that collision; empty with `why` set when it does not end in the engine
+std::optional<double> table_e_t(const ContactParams& law, double radius_a, double radius_b,
+                                double areal_density, int k, std::string& why) {
+  const CollisionCase c = table_collision(law, radius_a, radius_b, areal_density, k);
+  const CollisionResult r = run_collision(c);
+  if (r.ended && std::isfinite(r.e_t)) return r.e_t;
+  static const Restitution layout;
+  why = "the single collision at |u_t/u_n| = " +
+        std::to_string(std::pow(10.0, layout.log_min + k * layout.log_step)) +
+        " does not end in the packing engine: the contact law is outside its domain";
+  return std::nullopt;
+}
+
+// e_t samples of one (law, radii, ρ)
+std::vector<double> integrate_table(const ContactParams& law, double radius_a, double radius_b,
+                                    double areal_density) {
   std::vector<double> e_t;
+  std::string why;
   for (int k = 0; k < table_size; ++k) {
-    c.u_t = c.u_n * std::pow(10.0, log_min + k * log_step);
-    const CollisionResult r = run_collision(c);
-    if (!r.ended || !std::isfinite(r.e_t))
-      throw std::runtime_error("the single collision at |u_t/u_n| = " + std::to_string(c.u_t) +
-                               " did not end: the contact law is outside the engine's domain");
-    e_t.push_back(r.e_t);
+    const std::optional<double> e = table_e_t(law, radius_a, radius_b, areal_density, k, why);
+    if (!e) throw std::runtime_error(why);
+    e_t.push_back(*e);
   }
   return e_t;
 }
 
 // the tables integrated so far in this process, by (k_n, k_t, γ_n, μ, R_a, R_b, ρ)
 const std::vector<double>& cached_table(const ContactParams& law, double radius_a, double radius_b,
-                                        double areal_density, double log_min, double log_step) {
+                                        double areal_density) {
   using Key = std::array<double, 7>;
   static std::map<Key, std::vector<double>> tables;
   static std::mutex lock;
@@ -59,10 +80,7 @@ const std::vector<double>& cached_table(const ContactParams& law, double radius_
   const std::lock_guard<std::mutex> hold(lock);
   auto known = tables.find(key);
   if (known == tables.end())
-    known = tables
-                .emplace(key,
-                         integrate_table(law, radius_a, radius_b, areal_density, log_min, log_step))
-                .first;
+    known = tables.emplace(key, integrate_table(law, radius_a, radius_b, areal_density)).first;
   return known->second;
 }
 
@@ -100,8 +118,16 @@ Restitution make_restitution(const ContactParams& law, double radius_a, double r
   r.mu = law.mu;
   r.rule = rule;
   if (rule == TangentialRule::contact_law)
-    r.e_t = cached_table(law, radius_a, radius_b, areal_density, r.log_min, r.log_step);
+    r.e_t = cached_table(law, radius_a, radius_b, areal_density);
   return r;
+}
+
+std::string restitution_table_problem(const ContactParams& law, double radius_a, double radius_b,
+                                      double areal_density) {
+  std::string why;
+  for (const int k : {0, table_size - 1})
+    if (!table_e_t(law, radius_a, radius_b, areal_density, k, why)) return why;
+  return "";
 }
 
 RestitutionSet make_restitution_set(const ContactParams& disk_disk, const ContactParams& disk_wall,

@@ -198,6 +198,53 @@ TEST(HostileInput, EventDrivenRunLengthsBeyondTheLimitAreRefused) {
   EXPECT_EQ(parse_json_text(duplicate, "d.json")["run"]["measure_time"], 1e100);
 }
 
+// Issue 20, items 3 and 4: laws the packing engine cannot collide were accepted, then the run
+// failed (an event-driven ensemble after writing its first CSVs, exit 1; the wedge with
+// "vector::reserve" and no key), and a wedge with gravity 1e308 reported "completed" with null
+// results. The e_t tables' extreme collisions are tried at validation, and the wedge's scales
+// must be finite.
+TEST(HostileInput, LawsTheEngineCannotCollideAreRefusedAtValidation) {
+  const std::string cases = std::string(GRANULAR_SOURCE_DIR) + "/cases/";
+  const json ed = read_json_file(cases + "thesis_fig3_11_ed.json");
+  const std::string heavy = load_error(ed, {"/packing/areal_density=1e8"});
+  EXPECT_TRUE(starts_with(heavy,
+                          "cases/x.json: /contact/disk_wall: a disk of radius 0.015 m: "
+                          "the single collision at |u_t/u_n| = 0.001000 does not end"))
+      << heavy;
+  // the large-κ rule integrates no table
+  EXPECT_EQ(load_error(ed, {"/packing/areal_density=1e8", "/ed/tangential=large_kappa"}), "");
+
+  const json wedge = read_json_file(cases + "wedge_fig6_ed_contact_law.json");
+  for (const char* set : {"/contact/gamma_n=1e15", "/contact/k_n=1e-100", "/disk/radius=1e-30",
+                          "/disk/areal_density=1e300"}) {
+    const std::string message = load_error(wedge, {set});
+    EXPECT_TRUE(starts_with(message, "cases/x.json: /contact: the single collision at")) << message;
+  }
+  for (const json& w : {wedge, read_json_file(cases + "wedge_fig6_ed_tilt10.json")}) {
+    const std::string message = load_error(w, {"/gravity=1e308"});
+    EXPECT_TRUE(starts_with(message,
+                            "cases/x.json: /drive/gamma: Γ = 2 at f = 80 Hz and g = "
+                            "1e+308 m/s² gives the scales A ω_b = inf m/s"))
+        << message;
+  }
+}
+
+// Issue 20: a wedge_md drive of Γ = 1e308 ran with a null wall speed; a random support drive of
+// ω_b = 6e229 rad/s hung validation (a quadrature of 10⁶ panels per axis).
+TEST(HostileInput, DrivesBeyondADoubleAreRefused) {
+  const std::string cases = std::string(GRANULAR_SOURCE_DIR) + "/cases/";
+  const std::string wedge =
+      load_error(read_json_file(cases + "wedge_fig6_md_tilt_scan.json"), {"/drive/gamma=1e308"});
+  EXPECT_NE(wedge.find("/drive/gamma: Γ = 1e+308 at f = 80 Hz gives a drive amplitude"),
+            std::string::npos)
+      << wedge;
+  const std::string supports =
+      load_error(read_json_file(cases + "three_disk_fig5_8_5_9_random_scan.json"),
+                 {"/supports/omega_b=6e229"});
+  EXPECT_NE(supports.find("/supports/omega_b: ω_b = 6e+229 rad/s with A_b = "), std::string::npos)
+      << supports;
+}
+
 // Class 10: a mass that underflows was blamed on steps_per_collision with dt = -nan.
 TEST(HostileInput, MassesOutsideADoubleNameTheirKey) {
   const std::string light =

@@ -1,12 +1,17 @@
 // Tests for md/observables.hpp: the online rotation statistics against closed forms and a
 // two-pass computation on the same samples.
+#include "granular/md/observables.hpp"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
-#include "granular/md/observables.hpp"
+#include "granular/md/frame.hpp"
+#include "granular/md/packing.hpp"
 
 namespace granular::md {
 namespace {
@@ -149,4 +154,78 @@ TEST(Observables, DegenerateCases) {
 }
 
 }  // namespace
+// packing_energy and packing_frame find the touching pairs of a large packing by a cell search
+// (contact_candidates), not all pairs: every touching pair must be among the candidates, in
+// canonical order, so that the energy sums the same terms in the same order, bitwise, as the
+// all-pairs loop did; disks out of a grid's reach (NaN, 1e20 m away) still pair.
+TEST(Observables, ContactCandidatesHoldEveryTouchingPairInCanonicalOrder) {
+  EnsembleModel m;
+  m.dt = 1e-5;
+  m.neighbor.skin = 0.003;
+  PackingParams pp{};
+  pp.box_width = 0.4 * std::sqrt(1000.0 / 60.0);
+  pp.gravity = 9.8;
+  pp.disk_disk = {1e4, 7.7e3, 0.1, 0.1};
+  pp.disk_wall = pp.disk_disk;
+  std::vector<double> radii;
+  for (int i = 0; i < 1000; ++i) radii.push_back(0.015 + 0.005 * (3 * i / 1000));
+  m.add_packing(pp, radii, 3.57);
+  // the bed squeezed by 2 % in height: most neighbors overlap
+  PackingLayout layout = advancing_front(radii, pp.box_width, 5);
+  for (double& y : layout.y) y *= 0.98;
+  const EnsembleState s = make_state(m, layout.x, layout.y, 0.0);
+
+  const std::vector<std::pair<int, int>> pairs = contact_candidates(m, s, 0);
+  EXPECT_TRUE(std::is_sorted(pairs.begin(), pairs.end()));
+  EXPECT_EQ(std::adjacent_find(pairs.begin(), pairs.end()), pairs.end());
+  EXPECT_LT(pairs.size(), 20000u);  // not all 499 500
+
+  // the all-pairs sum as packing_energy wrote it before
+  PackingEnergy e{0.0, 0.0, 0.0, 0.0, 0.0, 0, 0};
+  int touching = 0;
+  ContactResult c{};
+  for (int i = 0; i < 1000; ++i) {
+    e.kinetic += 0.5 * m.mass[i] * (s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i]);
+    e.rotational += 0.5 * m.inertia[i] * s.omega[i] * s.omega[i];
+    e.gravitational += m.mass[i] * pp.gravity * (s.y[i] * 1.0 + s.x[i] * 0.0);
+    const auto add = [&](const ContactParams& law, int& count) {
+      e.elastic += 0.5 * law.k_n * c.overlap * c.overlap;
+      e.skin += 0.5 * law.k_t * c.xi * c.xi;
+      ++count;
+    };
+    for (int j = i + 1; j < 1000; ++j) {
+      if (!disk_pair_contact(m, s, 0, i, j, c)) continue;
+      add(pp.disk_disk, e.disk_contacts);
+      ++touching;
+      EXPECT_TRUE(std::binary_search(pairs.begin(), pairs.end(), std::make_pair(i, j)))
+          << i << " " << j;
+    }
+    for (int w = 0; w < n_walls; ++w)
+      if (box_wall_contact(m, s, 0, i, w, c)) add(pp.disk_wall, e.wall_contacts);
+  }
+  EXPECT_GT(touching, 1000);
+  const PackingEnergy now = packing_energy(m, s, 0);
+  EXPECT_EQ(now.elastic, e.elastic);
+  EXPECT_EQ(now.skin, e.skin);
+  EXPECT_EQ(now.disk_contacts, e.disk_contacts);
+  EXPECT_EQ(now.wall_contacts, e.wall_contacts);
+  EXPECT_EQ(packing_frame(m, s, 0).contacts.size(),
+            static_cast<std::size_t>(e.disk_contacts + e.wall_contacts));
+
+  // a non-finite centre pairs with every disk; two touching disks 1e20 m away pair
+  EnsembleState broken = s;
+  broken.x[10] = broken.y[10] = std::numeric_limits<double>::quiet_NaN();
+  broken.x[20] = 1e20;
+  broken.x[30] = 1e20 + 0.01;
+  broken.y[20] = broken.y[30] = 0.5;
+  const std::vector<std::pair<int, int>> loose = contact_candidates(m, broken, 0);
+  for (int j = 0; j < 1000; ++j) {
+    if (j == 10) continue;
+    EXPECT_TRUE(std::binary_search(loose.begin(), loose.end(),
+                                   std::make_pair(std::min(10, j), std::max(10, j))));
+  }
+  EXPECT_TRUE(disk_pair_contact(m, broken, 0, 20, 30, c));
+  EXPECT_TRUE(std::binary_search(loose.begin(), loose.end(), std::make_pair(20, 30)));
+}
+
 }  // namespace granular::md

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "granular/contact_law.hpp"
@@ -43,6 +44,13 @@ double tangential_restitution(const Restitution& r, double ratio);
 // domain).
 Restitution make_restitution(const ContactParams& law, double radius_a, double radius_b,
                              double areal_density, TangentialRule rule);
+
+// Why the e_t table of `law` for (radius_a, radius_b, ρ) cannot be integrated, or "" when it
+// can as far as its first and last single collisions tell (the extremes of |u_t/u_n|, where a
+// law outside the engine's domain shows): two collisions instead of the table's 121, cheap
+// enough for validation.
+std::string restitution_table_problem(const ContactParams& law, double radius_a, double radius_b,
+                                      double areal_density);
 
 // The restitutions of one packing: its distinct radii ("species"), each disk's species, and a
 // Restitution per disk–disk species pair and per species on a wall.
