@@ -11,6 +11,7 @@
 #include "granular/cases/ensemble.hpp"
 #include "granular/cases/md_schema.hpp"
 #include "granular/cases/models.hpp"
+#include "granular/cases/output_folder.hpp"
 #include "granular/constants.hpp"
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/output.hpp"
@@ -603,8 +604,20 @@ void PackingEnsemble::check_run(const RunContext& ctx) const {
   // a checkpoint of this case (made on any backend) in the output folder
   const std::filesystem::path path = checkpoint_path(ctx.out_dir);
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw CaseError(path.string(), "", "no checkpoint to resume from (run without --resume)");
+  if (!std::filesystem::exists(path, ec)) {
+    // a run stopped under MPI keeps its ranks' checkpoints in .rank-K/ folders (docs/mpi.md)
+    for (const auto& e : std::filesystem::directory_iterator(ctx.out_dir, ec))
+      if (is_rank_folder(e.path().filename().string()))
+        throw CaseError(path.string(), "",
+                        "no checkpoint here: the run was stopped under MPI (its ranks' "
+                        "checkpoints are in " +
+                            e.path().filename().string() +
+                            "/ and beside it): continue it with mpirun -np K granular run ... "
+                            "--resume, on any number of ranks K");
+    throw CaseError(path.string(), "",
+                    "no checkpoint to resume from: run without --resume (with --force if the "
+                    "folder holds the outputs of an unfinished run)");
+  }
   io::CheckpointHeader h;
   try {
     h = io::read_checkpoint_header(path);

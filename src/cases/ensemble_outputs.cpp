@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -23,7 +24,9 @@
 
 #include "granular/cases/ensemble.hpp"
 #include "granular/io/checkpoint.hpp"
+#include "granular/io/checksum.hpp"
 #include "granular/io/file.hpp"
+#include "granular/io/file_record.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/snapshot.hpp"
 #include "granular/io/table.hpp"
@@ -193,6 +196,10 @@ void write_ensemble_results(const md::EnsembleCase& c, const md::EnsembleResult&
   }
   j["packings"] = std::move(packings);
   for (const auto& [key, value] : method_keys.items()) j[key] = value;
+  // every file of the run, as written: merge and later readers can tell it is still that
+  std::vector<std::string> written = {energy_table().file, angles_table().file, disks_table().file};
+  for (const std::string& name : io::files_under(ctx.out_dir, "snapshots")) written.push_back(name);
+  j["files"] = io::record_files(ctx.out_dir, written);
   write_json_atomic(ctx.out_dir / "summary.json", j);
 }
 
@@ -246,6 +253,65 @@ int whole_packing_index(const md::EnsembleCase& c, const std::optional<PackingRa
   return p / n * c.packings_per_gamma + shard->first + p % n;
 }
 
+namespace {
+
+// The checksum of each streamed file's first `bytes` bytes, kept up to date by reading only what
+// was appended since the last call: between checkpoints the streams only grow (a .pvd's
+// entries are the prefix of its file, rewritten whole each frame).
+class StreamSums {
+ public:
+  explicit StreamSums(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+  std::uint64_t of(const std::string& name, std::uint64_t bytes) {
+    Entry& e = entries_[name];
+    if (bytes < e.read) e = Entry{};  // cut back: start over
+    std::ifstream in(dir_ / name, std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(e.read));
+    std::vector<char> block(1 << 16);
+    while (e.read < bytes && in) {
+      const auto want =
+          static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), bytes - e.read));
+      in.read(block.data(), static_cast<std::streamsize>(want));
+      const auto got = static_cast<std::size_t>(in.gcount());
+      e.sum.add(block.data(), got);
+      e.read += got;
+    }
+    if (e.read != bytes)
+      throw FileError((dir_ / name).string() + ": cannot read back its " + std::to_string(bytes) +
+                      " bytes for the checkpoint");
+    return e.sum.value();
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t read = 0;
+    io::Checksum sum;
+  };
+  std::filesystem::path dir_;
+  std::map<std::string, Entry> entries_;
+};
+
+// A resumed run appends to its streamed files: each must still hold, as its first bytes, what
+// the checkpoint recorded (a file cut, replaced or written by another run is refused, nothing
+// changed).
+void verify_streams(const std::filesystem::path& out_dir, const io::CheckpointHeader& header) {
+  for (const io::StreamSize& st : header.streams) {
+    const std::filesystem::path path = out_dir / st.name;
+    const std::string irregular = io::not_a_regular_file(path);
+    if (!irregular.empty())
+      throw io::CaseError(path.string(), "",
+                          irregular + ": cannot resume the run that streamed to it");
+    const std::optional<std::uint64_t> sum = io::file_checksum(path, st.bytes);
+    if (!sum || *sum != st.checksum)
+      throw io::CaseError(path.string(), "",
+                          "its first " + std::to_string(st.bytes) +
+                              " bytes are not those the checkpoint recorded (cut, replaced or "
+                              "changed since): cannot resume; run again without --resume");
+  }
+}
+
+}  // namespace
+
 RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
                             const SnapshotPlan& snapshots) {
   const nlohmann::json& case_echo = ctx.case_echo;
@@ -270,6 +336,7 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
   std::optional<io::EnsembleCheckpoint> resume;
   if (ctx.resume) {
     resume = io::read_checkpoint(checkpoint, m, fingerprint);
+    verify_streams(out_dir, resume->header);
     progress << "resuming from " << checkpoint.string()
              << " at t = " << format_value("%.6g", resume->point.state.time(m)) << " s";
     if (resume->header.backend != backend->name())
@@ -386,17 +453,19 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
                   duration(elapsed).c_str(), eta.c_str());
     progress << line << std::flush;
   };
+  StreamSums sums(out_dir);
   options.on_checkpoint = [&](const md::RunPosition& position, const md::EnsembleState& s,
                               const std::vector<md::RotationStats>& rotation) {
-    io::CheckpointHeader header{
-        fingerprint,
-        backend->name(),
-        {{energy_csv.name(), energy_csv.bytes()}, {angles_csv.name(), angles_csv.bytes()}},
-        position};
+    io::CheckpointHeader header{fingerprint, backend->name(), {}, position};
+    const auto stream = [&](const std::string& name, std::uint64_t bytes) {
+      header.streams.push_back({name, bytes, sums.of(name, bytes)});
+    };
+    stream(energy_csv.name(), energy_csv.bytes());
+    stream(angles_csv.name(), angles_csv.bytes());
     for (std::size_t k = 0; k < photographed.size(); ++k) {
       const std::string stem = "snapshots/" + stem_of(k);
-      if (snapshots.lammps) header.streams.push_back({stem + ".lammpstrj", dumps[k]->bytes()});
-      if (snapshots.vtk) header.streams.push_back({stem + ".pvd", series[k]->bytes()});
+      if (snapshots.lammps) stream(stem + ".lammpstrj", dumps[k]->bytes());
+      if (snapshots.vtk) stream(stem + ".pvd", series[k]->bytes());
     }
     io::write_checkpoint(checkpoint, header, s, rotation);
   };

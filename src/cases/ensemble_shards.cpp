@@ -15,6 +15,7 @@
 #include "granular/cases/ensemble.hpp"
 #include "granular/cases/models.hpp"
 #include "granular/io/file.hpp"
+#include "granular/io/file_record.hpp"
 #include "granular/io/output.hpp"
 
 namespace granular::cases {
@@ -47,12 +48,34 @@ json read_summary(const fs::path& dir) {
                                  "granular run ... --resume)"
                                : "no summary.json: not the output folder of a complete run");
   }
+  // a FIFO or a link to a device would be waited on or read for ever
+  const std::string irregular = io::not_a_regular_file(path);
+  if (!irregular.empty()) throw CaseError(path.string(), "", irregular);
   std::ifstream in(path);
+  json summary;
   try {
-    return json::parse(in);
+    summary = json::parse(in);
   } catch (const json::exception& e) {
     throw CaseError(path.string(), "", std::string("not JSON: ") + e.what());
   }
+  if (!summary.is_object()) throw CaseError(path.string(), "", "not a run's summary (an object)");
+  return summary;
+}
+
+// The files a shard's summary recorded (io/file_record.hpp) are its files as they are now, and
+// they include the tables: a shard cut short, copied half-way or mixed with another shard's
+// files is refused before anything is written.
+void verify_files(const Shard& s) {
+  if (!s.summary.contains("files"))
+    throw CaseError(s.where(), "/files",
+                    "missing: the shard was written by a granular that did not record its files; "
+                    "run it again");
+  const json& files = s.summary["files"];
+  if (!files.is_object()) throw CaseError(s.where(), "/files", "not an object");
+  for (const io::TableSpec& t : packing_ensemble_tables())
+    if (!files.contains(t.file)) throw CaseError(s.where(), "/files", "no record of " + t.file);
+  const std::string differ = io::files_differ(s.dir, files);
+  if (!differ.empty()) throw CaseError(s.dir.string(), "", differ);
 }
 
 // summary[key] as T, or a one-line error naming the file and the key.
@@ -165,17 +188,22 @@ md::EnsembleCase shard_ensemble(const md::EnsembleCase& c, const PackingRange& s
   return s;
 }
 
-void merge_packing_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_dirs,
-                          std::ostream& report,
-                          const std::function<void(const json&)>& before_writing) {
+namespace {
+
+// merge_packing_shards; `reading` names the summary whose values it reads at the moment
+void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_dirs,
+                  std::ostream& report, const std::function<void(const json&)>& before_writing,
+                  std::string& reading) {
   // every shard complete, of one case, on one backend, by MD
   std::vector<Shard> shards;
   for (const fs::path& dir : shard_dirs) {
     Shard s{dir, read_summary(dir), {}};
+    reading = s.where();
     if (s.summary.value("model", "") != "packing_ensemble")
       throw CaseError(s.where(), "/model", "not a packing_ensemble run");
     if (s.summary.value("method", "") != "md")
       throw CaseError(s.where(), "/method", "the event-driven method runs whole ensembles");
+    verify_files(s);
     const int per_gamma = field<int>(s, s.summary, "packings_per_gamma", "/packings_per_gamma");
     s.range = {0, per_gamma};
     if (s.summary.contains("shard")) {
@@ -237,6 +265,7 @@ void merge_packing_shards(const fs::path& out_dir, const std::vector<fs::path>& 
   double particle_steps = 0.0, wall_time = 0.0, advance_time = 0.0;
   int threads = 0;
   for (const Shard& s : shards) {
+    reading = s.where();
     const json& list = s.summary.at("packings");
     if (list.size() != static_cast<std::size_t>(s.range.last - s.range.first) * n_gamma)
       throw CaseError(s.where(), "/packings", "not one entry per packing of the shard");
@@ -281,14 +310,13 @@ void merge_packing_shards(const fs::path& out_dir, const std::vector<fs::path>& 
          angles_in.gcount() > 0)
     angles_out.write(block.data(), static_cast<std::size_t>(angles_in.gcount()));
   angles_out.close();
-  // snapshots: each packing's files come from the one shard that ran it
+  // snapshots: each packing's files come from the one shard that ran it, as it recorded them
   for (const Shard& s : shards) {
-    const fs::path from = s.dir / "snapshots";
-    std::error_code ec;
-    if (!fs::is_directory(from, ec)) continue;
-    fs::create_directories(out_dir / "snapshots");
-    for (const fs::directory_entry& e : fs::directory_iterator(from))
-      fs::copy_file(e.path(), out_dir / "snapshots" / e.path().filename());
+    for (const auto& [name, record] : s.summary["files"].items()) {
+      if (name.rfind("snapshots/", 0) != 0) continue;
+      fs::create_directories(out_dir / "snapshots");
+      fs::copy_file(s.dir / name, out_dir / name);
+    }
   }
 
   // the keys of the case are the shards'; the run's costs add up (docs/outputs.md)
@@ -307,6 +335,20 @@ void merge_packing_shards(const fs::path& out_dir, const std::vector<fs::path>& 
   ctx.case_echo = echo;
   ctx.report = &report;
   write_ensemble_results(c, r, ctx, keys, {});
+}
+
+}  // namespace
+
+void merge_packing_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_dirs,
+                          std::ostream& report,
+                          const std::function<void(const json&)>& before_writing) {
+  std::string reading;
+  try {
+    merge_shards(out_dir, shard_dirs, report, before_writing, reading);
+  } catch (const json::exception& e) {
+    // a summary that parses but is not a run's: a missing key, a value of the wrong type
+    throw CaseError(reading, "", std::string("not a complete run's summary: ") + e.what());
+  }
 }
 
 }  // namespace granular::cases

@@ -8,6 +8,7 @@
 #include "granular/cases/ensemble.hpp"
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/file.hpp"
+#include "granular/io/file_record.hpp"
 #include "granular/io/json_reader.hpp"
 
 namespace granular::cases {
@@ -33,6 +34,7 @@ bool numbered(const std::string& name, const std::string& prefix) {
 // another's.
 bool same_run(const fs::path& summary_path, const nlohmann::json& case_echo,
               const std::optional<PackingRange>& shard) {
+  if (!io::not_a_regular_file(summary_path).empty()) return false;  // a FIFO is never read
   std::ifstream in(summary_path);
   const nlohmann::json s = nlohmann::json::parse(in, nullptr, false);
   if (!s.is_object() || !s.contains("case")) return false;
@@ -56,6 +58,7 @@ std::optional<PackingRange> held_shard(const fs::path& dir, const nlohmann::json
     if (0 <= first && first < last) held = PackingRange{first, last};
   };
   if (fs::exists(dir / "summary.json", ec)) {
+    if (!io::not_a_regular_file(dir / "summary.json").empty()) return held;
     std::ifstream in(dir / "summary.json");
     const nlohmann::json s = nlohmann::json::parse(in, nullptr, false);
     if (!s.is_object() || s.value("case", nlohmann::json()) != case_echo) return held;

@@ -1,6 +1,7 @@
 #include "granular/io/checkpoint.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -9,6 +10,7 @@
 
 #include "granular/io/checksum.hpp"
 #include "granular/io/file.hpp"
+#include "granular/io/file_record.hpp"
 
 namespace granular::io {
 namespace {
@@ -21,7 +23,7 @@ using md::RotationStats;
 using md::RunPosition;
 
 constexpr char magic[8] = {'G', 'R', 'A', 'N', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t version = 4;
+constexpr std::uint32_t version = 5;
 
 // Every array of the state with its name, in file order. One list for writing and reading, so
 // the two cannot drift apart.
@@ -105,8 +107,11 @@ class Writer {
 class Reader {
  public:
   explicit Reader(const std::filesystem::path& path) : path_(path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) fail("is a folder, not a checkpoint");
+    // a FIFO or a link to a device would be waited on or read for ever
+    const std::string irregular = io::not_a_regular_file(path);
+    if (irregular == "missing") fail("no checkpoint (cannot open: No such file or directory)");
+    if (irregular == "not a regular file: a folder") fail("is a folder, not a checkpoint");
+    if (!irregular.empty()) fail(irregular + ", not a checkpoint");
     std::ifstream in(path, std::ios::binary);
     if (!in) fail(std::string("no checkpoint (cannot open: ") + std::strerror(errno) + ")");
     bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -150,13 +155,14 @@ class Reader {
   }
   std::vector<StreamSize> streams() {
     const auto n = value<std::uint64_t>();
-    // each entry takes at least a length and a size
-    if (n > bytes_.size() / (2 * sizeof(std::uint64_t)))
+    // each entry takes at least a length, a size and a checksum
+    if (n > bytes_.size() / (3 * sizeof(std::uint64_t)))
       fail("truncated checkpoint (the file ends early)");
     std::vector<StreamSize> v(n);
     for (StreamSize& s : v) {
       s.name = text();
       s.bytes = value<std::uint64_t>();
+      s.checksum = value<std::uint64_t>();
     }
     return v;
   }
@@ -207,6 +213,10 @@ CheckpointHeader read_header(Reader& in) {
   if (p.phase < 0 || p.phase > 2 || p.phase_steps_left < 0 || p.steps_done < 0) {
     in.fail("damaged checkpoint (run position out of range)");
   }
+  // the counts and times of the run so far: finite, not negative
+  for (const double v : {p.particle_steps, p.advance_time_s, p.wall_time_s})
+    if (!(v >= 0.0 && std::isfinite(v)))
+      in.fail("damaged checkpoint (particle-steps or times of the run are not numbers >= 0)");
   return h;
 }
 
@@ -231,6 +241,7 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
     for (const StreamSize& s : header.streams) {
       out.text(s.name);
       out.value(s.bytes);
+      out.value(s.checksum);
     }
     const RunPosition& p = header.position;
     out.value(p.phase);
@@ -282,10 +293,26 @@ EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const Ense
   // written by this case's run must not send a step out of bounds
   const std::string defect = md::state_defect(m, state);
   if (!defect.empty()) in.fail("damaged checkpoint (" + defect + ")");
-  for (std::size_t i = 0; i < rotation.size(); ++i) {
-    if (rotation[i].count < 0) {
-      in.fail("damaged checkpoint (rotation[" + std::to_string(i) + "] has a negative count)");
-    }
+  // numbers a healthy packing cannot hold (a writer's bug rather than a disk's)
+  const std::string impossible = md::state_impossible(m, state);
+  if (!impossible.empty()) in.fail("damaged checkpoint (" + impossible + ")");
+  const RunPosition& position = c.header.position;
+  if (position.particle_steps > static_cast<double>(position.steps_done) * m.n_disks())
+    in.fail("damaged checkpoint (more particle-steps than its steps and disks make)");
+  for (std::size_t i = 0, p = 0; i < rotation.size(); ++i) {
+    while (static_cast<int>(i) >= m.offset[p + 1]) ++p;  // disk i's packing
+    const RotationStats& r = rotation[i];
+    // one sample per chunk at most, and the first at the measurement's start
+    if (r.count < 0 || r.count > position.steps_done + 1)
+      in.fail("damaged checkpoint (rotation[" + std::to_string(i) + "] counts " +
+              std::to_string(r.count) + " samples after " + std::to_string(position.steps_done) +
+              " steps)");
+    if (state.status[p] != md::status_ok) continue;
+    for (const double v : {r.t_first, r.theta_first, r.t_last, r.theta_last, r.mean_tau, r.mean_phi,
+                           r.m2_tau, r.m2_phi, r.c_tau_phi, r.mean_rate, r.m2_rate})
+      if (!std::isfinite(v))
+        in.fail("damaged checkpoint (rotation[" + std::to_string(i) +
+                "] of a healthy packing holds a non-finite number)");
   }
   c.point.position = c.header.position;
   return c;

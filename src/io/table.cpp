@@ -86,9 +86,25 @@ OutputFile open_stream(const std::filesystem::path& path, std::optional<std::uin
   return OutputFile(path, OutputFile::Mode::append);
 }
 
+namespace {
+
+// A resumed table keeps at least its header: a checkpoint that recorded fewer bytes is damaged.
+std::optional<std::uint64_t> kept_with_header(const std::filesystem::path& path,
+                                              const TableSpec& spec,
+                                              std::optional<std::uint64_t> keep) {
+  if (keep && *keep < spec.header().size())
+    throw std::runtime_error(path.string() + ": the checkpoint recorded " + std::to_string(*keep) +
+                             " bytes of it, fewer than its header: damaged checkpoint");
+  return keep;
+}
+
+}  // namespace
+
 TableStream::TableStream(const std::filesystem::path& dir, const TableSpec& spec,
                          std::optional<std::uint64_t> keep)
-    : RowBuilder(spec), name_(spec.file), file_(open_stream(dir / spec.file, keep)) {
+    : RowBuilder(spec),
+      name_(spec.file),
+      file_(open_stream(dir / spec.file, kept_with_header(dir / spec.file, spec, keep))) {
   if (!keep) file_.write(spec.header());
 }
 

@@ -40,7 +40,7 @@ void check_case(const EnsembleCase& c) {
 // the case's schedule: read_checkpoint checks the file, this the struct handed to the run.
 template <class PhaseSteps>
 void check_resume(const EnsembleCase& c, const ResumePoint& r, std::int64_t total_steps,
-                  PhaseSteps phase_steps) {
+                  std::int64_t chunk, PhaseSteps phase_steps) {
   const EnsembleModel& m = c.model;
   const RunPosition& pos = r.position;
   const auto fail = [](const std::string& what) {
@@ -61,6 +61,27 @@ void check_resume(const EnsembleCase& c, const ResumePoint& r, std::int64_t tota
       r.state.t0 != -c.schedule.settle_time) {
     fail("does not lie on the case's schedule (another dt or run schedule)");
   }
+  // the rotation samples so far: one at the measurement's start, one per chunk end since, for
+  // every disk of a healthy packing (a failed one stopped sampling)
+  const std::int64_t samples =
+      pos.phase < 2 ? 0 : 1 + (phase_steps(2) - pos.phase_steps_left) / chunk;
+  // taken at the state's times of the measurement's start and of its latest chunk end
+  const std::int64_t start = phase_steps(0) + phase_steps(1);
+  const auto time_at = [&](std::int64_t step) {
+    return r.state.t0 + static_cast<double>(step) * m.dt;
+  };
+  for (int p = 0; p < m.n_packings(); ++p)
+    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
+      const RotationStats& rot = r.rotation[i];
+      const bool healthy = r.state.status[p] == status_ok;
+      if (healthy ? rot.count != samples : rot.count > samples)
+        fail("holds " + std::to_string(rot.count) + " rotation samples of disk " +
+             std::to_string(i) + " where its run took " + std::to_string(samples));
+      if (healthy && samples > 0 &&
+          (rot.t_first != time_at(start) || rot.t_last != time_at(start + (samples - 1) * chunk)))
+        fail("holds rotation samples of disk " + std::to_string(i) +
+             " at other times than its run took them");
+    }
 }
 
 // Disks of the packings that still advance.
@@ -298,7 +319,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   std::int64_t done = 0;
   double wall_before = 0.0;  // wall time of the run before the checkpoint [s]
   if (resume) {
-    check_resume(c, *resume, total_steps, [&](int k) { return phases[k].steps; });
+    check_resume(c, *resume, total_steps, chunk, [&](int k) { return phases[k].steps; });
     s = resume->state;
     result.rotation = resume->rotation;
     const RunPosition& pos = resume->position;

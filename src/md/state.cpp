@@ -319,4 +319,55 @@ std::string state_defect(const EnsembleModel& m, const EnsembleState& s) {
   return "";
 }
 
+std::string state_impossible(const EnsembleModel& m, const EnsembleState& s) {
+  const auto bad = [](double v) { return !std::isfinite(v); };
+  const auto name = [](double v) {
+    return std::isnan(v) ? std::string("nan") : std::string("infinite");
+  };
+  for (int p = 0; p < m.n_packings(); ++p) {
+    if (s.status[p] != status_ok) continue;
+    const std::string where = "packing " + std::to_string(p) + " (status ok): ";
+    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
+      const std::pair<const char*, const std::vector<double>*> arrays[] = {
+          {"x", &s.x},         {"y", &s.y},         {"theta", &s.theta}, {"vx", &s.vx},
+          {"vy", &s.vy},       {"omega", &s.omega}, {"ax", &s.ax},       {"ay", &s.ay},
+          {"alpha", &s.alpha}, {"fx", &s.fx},       {"fy", &s.fy},       {"torque", &s.torque},
+          {"x_ref", &s.x_ref}, {"y_ref", &s.y_ref}};
+      for (const auto& [array, values] : arrays)
+        if (bad((*values)[i])) return where + at(array, i) + " is " + name((*values)[i]);
+      for (std::size_t column = 0; !s.gear_high.empty() && column < 9; ++column) {
+        const double v = s.gear_high[column * m.n_disks() + i];
+        if (bad(v)) return where + at("gear_high", column * m.n_disks() + i) + " is " + name(v);
+      }
+      const auto slots = [&](const char* array, const std::vector<ContactSlot>& v,
+                             std::size_t per) {
+        for (std::size_t k = i * per; k < (i + 1) * per; ++k) {
+          const SkinHistory& h = v[k].skin;
+          for (const double x : {h.theta_a, h.theta_b, h.anchor_x, h.anchor_y, h.xi_anchor})
+            if (bad(x)) return where + at(array, k) + " holds " + name(x);
+          // a disk–disk contact's anchor normal e* is a unit vector
+          const bool pair = &v == &s.contacts && v[k].partner >= 0;
+          if (pair && !(std::fabs(h.anchor_x * h.anchor_x + h.anchor_y * h.anchor_y - 1.0) < 1e-9))
+            return where + at(array, k) + " holds an anchor normal that is not a unit vector";
+        }
+        return std::string();
+      };
+      for (const std::string& defect :
+           {slots("contacts", s.contacts, static_cast<std::size_t>(m.neighbor.max_contacts)),
+            slots("walls", s.walls, n_walls),
+            slots("body_walls", s.body_walls, static_cast<std::size_t>(m.wall_bodies))})
+        if (!defect.empty()) return defect;
+    }
+    for (int b = m.packings[p].body_first; b < m.packings[p].body_first + m.packings[p].body_count;
+         ++b)
+      for (int k = 0; k < body_motion_size; ++k) {
+        const double v = s.body_motion[static_cast<std::size_t>(b) * body_motion_size + k];
+        if (bad(v))
+          return where + at("body_motion", static_cast<std::size_t>(b) * body_motion_size + k) +
+                 " is " + name(v);
+      }
+  }
+  return "";
+}
+
 }  // namespace granular::md

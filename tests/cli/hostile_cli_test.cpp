@@ -78,5 +78,105 @@ TEST_F(HostileCli, ARotationBeyondADoubleIsNonFinite) {
   EXPECT_TRUE(s["rho2"].is_null());
 }
 
+// Item 5: `granular merge` wrote a damaged run, exit 0, from shards whose files were cut, copied
+// from another shard or missing. Each shard's summary.json records its files' sizes and
+// checksums; merge verifies them, and what it refuses it names in one line and writes nothing.
+class HostileMerge : public HostileCli {
+ protected:
+  void SetUp() override {
+    HostileCli::SetUp();
+    const std::string run = "run '" + std::string(GRANULAR_SOURCE_DIR) +
+                            "/tests/data/good_ensemble.json' --threads 1 --set "
+                            "'/snapshots={\"packings\": [0, 1], \"interval\": 0.05}' ";
+    ASSERT_EQ(granular(run + "--out s0 --packings 0:1").code, 0);
+    ASSERT_EQ(granular(run + "--out s1 --packings 1:2").code, 0);
+  }
+  // merge s0 and s1 after `damage` (a shell command in the scratch folder): refused in one line
+  // that starts with `start`, and no merged folder
+  void expect_refused_after(const std::string& damage, const std::string& start) {
+    // (the damage in a subshell: sh() sends the whole line's stdout to a file)
+    ASSERT_EQ(sh("rm -rf d0 d1 m && cp -r s0 d0 && cp -r s1 d1 && (" + damage + ")").code, 0)
+        << damage;
+    const CliResult r = granular("merge --out m d0 d1");
+    SCOPED_TRACE(damage);
+    expect_refused(r, start);
+    EXPECT_FALSE(fs::exists(dir_ / "m"));
+  }
+};
+
+TEST_F(HostileMerge, DamagedShardsAreRefusedNamingTheFile) {
+  // the undamaged shards merge, and the merged folder records its own files
+  ASSERT_EQ(granular("merge --out whole s0 s1").code, 0);
+  std::ifstream in(dir_ / "whole" / "summary.json");
+  const json whole = json::parse(in);
+  EXPECT_TRUE(whole["files"].contains("energy.csv"));
+  EXPECT_TRUE(whole["files"].contains("snapshots/packing_0.pvd"));
+
+  expect_refused_after("head -c 2000 s1/energy.csv > d1/energy.csv",
+                       "d1: energy.csv: 2000 bytes, the summary recorded ");
+  expect_refused_after("head -n 1 s0/angles.csv > d0/angles.csv", "d0: angles.csv: ");
+  // the other shard's energy.csv: as many rows, other packings
+  expect_refused_after("cp s0/energy.csv d1/energy.csv", "d1: energy.csv: ");
+  expect_refused_after("rm -r d0/snapshots", "d0: snapshots/packing_0");
+  expect_refused_after(
+      "head -c 100 s1/snapshots/packing_1.lammpstrj > d1/snapshots/packing_1.lammpstrj",
+      "d1: snapshots/packing_1.lammpstrj: 100 bytes, the summary recorded ");
+  expect_refused_after("ln -sf /dev/zero d1/energy.csv",
+                       "d1: energy.csv: not a regular file: a device");
+  // malformed summaries
+  expect_refused_after("echo '[]' > d1/summary.json",
+                       "d1/summary.json: not a run's summary (an object)");
+  expect_refused_after("rm d1/summary.json && mkdir d1/summary.json",
+                       "d1/summary.json: not a regular file: a folder");
+  expect_refused_after("rm d1/summary.json && mkfifo d1/summary.json",
+                       "d1/summary.json: not a regular file: a FIFO");
+  expect_refused_after(
+      "python3 -c \"import json; p='d1/summary.json'; s=json.load(open(p)); del s['packings'];"
+      " json.dump(s, open(p, 'w'))\"",
+      "d1/summary.json: not a complete run's summary: ");
+  expect_refused_after(
+      "python3 -c \"import json; p='d1/summary.json'; s=json.load(open(p)); del s['files'];"
+      " json.dump(s, open(p, 'w'))\"",
+      "d1/summary.json: /files: missing: ");
+}
+
+// Item 5: --resume appended to streamed files without checking they were the ones its
+// checkpoint recorded, and a FIFO as checkpoint.bin would have been waited on.
+TEST_F(HostileCli, ResumeVerifiesTheStreamedFilesAndReadsOnlyRegularFiles) {
+  const std::string run = "run '" + std::string(GRANULAR_SOURCE_DIR) +
+                          "/tests/data/good_ensemble.json' --threads 1 --set "
+                          "/run/measure_time=100 --out ";
+  // a run stopped by a signal leaves its checkpoint
+  sh("timeout -s INT 1 '" + std::string(GRANULAR_CLI) + "' " + run + "r");
+  ASSERT_TRUE(fs::exists(dir_ / "r" / "checkpoint.bin"));
+
+  ASSERT_EQ(sh("cp -r r cut && (head -c 10 r/energy.csv > cut/energy.csv)").code, 0);
+  expect_refused(granular(run + "cut --resume"), "cut/energy.csv: its first ");
+  EXPECT_EQ(file_text(dir_ / "cut" / "energy.csv").size(), 10u);  // nothing changed
+
+  ASSERT_EQ(sh("cp -r r fifo && rm fifo/checkpoint.bin && mkfifo fifo/checkpoint.bin").code, 0);
+  const CliResult fifo =
+      sh("timeout 20 '" + std::string(GRANULAR_CLI) + "' " + run + "fifo --resume");
+  EXPECT_NE(fifo.code, 0);
+  EXPECT_NE(fifo.code, 124) << "waited on the FIFO";
+  EXPECT_NE(fifo.err.find("fifo/checkpoint.bin: not a regular file: a FIFO"), std::string::npos)
+      << fifo.err;
+}
+
+// Item 7: --resume without mpirun on a folder stopped under MPI said "run without --resume",
+// which pointed back to mpirun --resume; it now says what continues the run.
+TEST_F(HostileCli, ResumeHintsSayWhatWorks) {
+  const std::string run = "run '" + std::string(GRANULAR_SOURCE_DIR) +
+                          "/tests/data/good_ensemble.json' --threads 1 --resume --out ";
+  ASSERT_EQ(sh("mkdir -p mpi/.rank-0 mpi/.rank-1 empty").code, 0);
+  expect_refused(granular(run + "mpi"),
+                 "mpi/checkpoint.bin: no checkpoint here: the run was "
+                 "stopped under MPI");
+  EXPECT_NE(granular(run + "mpi").err.find("mpirun -np K granular run ... --resume"),
+            std::string::npos);
+  expect_refused(granular(run + "empty"),
+                 "empty/checkpoint.bin: no checkpoint to resume from: run without --resume");
+}
+
 }  // namespace
 }  // namespace granular::test

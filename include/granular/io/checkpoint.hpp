@@ -3,10 +3,10 @@
 // one bitwise. md::run_ensemble hands out the pieces after a slice; its caller writes them with
 // write_checkpoint and reads them back with read_checkpoint.
 //
-// File format (host byte order, version 4), written atomically (temporary file, fsync, rename):
+// File format (host byte order, version 5), written atomically (temporary file, fsync, rename):
 //   magic "GRANCKPT", u32 version, u32 sizes of double, ContactSlot, CellGrid and RotationStats
 //   string case fingerprint, string backend name, u64 count of streamed files, then per file
-//   its name (string) and its size (u64)
+//   its name (string), its size (u64) and the checksum of those bytes (u64)
 //   RunPosition: i32 phase, i64 phase_steps_left, i64 steps_done, f64 particle_steps,
 //                f64 advance_time_s, f64 wall_time_s
 //   i64 state.step, f64 state.t0, then every array of EnsembleState as u64 count + raw bytes
@@ -40,10 +40,12 @@
 
 namespace granular::io {
 
-// A file the run streams to (energy.csv, ...) and its size at the checkpoint [bytes].
+// A file the run streams to (energy.csv, ...): its size at the checkpoint [bytes] and the
+// checksum of those bytes (io/checksum.hpp), which a resume verifies before it appends.
 struct StreamSize {
   std::string name;
   std::uint64_t bytes = 0;
+  std::uint64_t checksum = 0;
 };
 
 // Everything in a checkpoint file except the state and the rotation accumulators.

@@ -125,6 +125,13 @@ std::size_t state_bytes_per_disk(const NeighborParams& n);
 // there is nothing wrong.
 std::string state_defect(const EnsembleModel& m, const EnsembleState& s);
 
+// What a healthy packing (status ok) of `s` holds that no run of it can have written: a number
+// that is not finite (its disks' kinematics, accelerations, Gear derivatives, forces, reference
+// positions and contact histories, its bodies' motion) or a disk–disk anchor normal that is not
+// a unit vector ("packing 0 (status ok): x[3] is nan"); "" when there is none. A packing whose
+// run failed may hold NaN; a healthy one never does, so a state loaded with one is damaged.
+std::string state_impossible(const EnsembleModel& m, const EnsembleState& s);
+
 // Memory an ensemble of `disks` disks and `cells` neighbor cells holds while it runs [bytes]:
 // the state, the model's five per-disk arrays and the rotation accumulators per disk, and the
 // cells. The loader refuses ensembles larger than the machine's memory; `validate` prints it.

@@ -92,6 +92,11 @@ TEST(OutputTables, AStreamResumesAtTheRowItsCheckpointRecorded) {
   EXPECT_EQ(slurp(dir / "t.csv"), "a,b,c\n1,2,3\n7,8,9\n");
   EXPECT_THROW(TableStream(dir, three, keep - 1), std::runtime_error);  // not a row's end
   EXPECT_THROW(TableStream(dir, three, 1000), std::runtime_error);      // beyond the file
+  // a checkpoint that recorded less than the header (issue 20: a size of 0) is damaged, and
+  // the file is left as it was
+  EXPECT_THROW(TableStream(dir, three, 0), std::runtime_error);
+  EXPECT_THROW(TableStream(dir, three, 3), std::runtime_error);
+  EXPECT_EQ(slurp(dir / "t.csv"), "a,b,c\n1,2,3\n7,8,9\n");
   fs::remove_all(dir);
 }
 
