@@ -2,7 +2,7 @@
 import json
 import os
 
-from . import _core
+from . import _arguments, _core
 from ._core import CaseError
 
 
@@ -28,9 +28,8 @@ def _overrides(set):
 
 
 def _check_threads(threads):
-    """None (the OpenMP default) or a thread count, as the CLI's --threads takes it."""
-    if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 4096):
-        raise CaseError(f"threads: expected an integer from 1 to 4096, got {threads!r}")
+    """None (the OpenMP default) or a thread count; TypeError or ValueError otherwise."""
+    return _arguments.threads(threads)
 
 
 class Case:

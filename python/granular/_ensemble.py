@@ -1,7 +1,7 @@
 """granular.Ensemble: a packing ensemble advanced step by step (docs/python.md)."""
 import os
 
-from . import _core
+from . import _arguments, _core
 from ._cases import Case, _check_threads
 
 
@@ -53,11 +53,20 @@ class Ensemble:
     def advance(self, steps):
         """Advances every healthy packing by ``steps`` steps (the GIL released; Ctrl-C raises
         KeyboardInterrupt between slices, leaving a whole state)."""
-        self._e.advance(int(steps))
+        n = _arguments.integer(steps, "steps")
+        if not 0 <= n <= 10**12:
+            raise ValueError(f"steps: expected 0 to 10**12 (a run's most), got {n}")
+        self._e.advance(n)
 
     def advance_to(self, t):
-        """Advances to the step nearest to time t [s]."""
-        self._e.advance_to(float(t))
+        """Advances to the step nearest to time t [s], which must not be before the
+        ensemble's time."""
+        t = _arguments.finite(t, "t")
+        if t < self.time - 0.5 * self.dt:
+            raise ValueError(f"t: {t!r} s is before the ensemble's time {self.time!r} s")
+        if (t - self.time) / self.dt > 10**12:
+            raise ValueError(f"t: {t!r} s is more than 10**12 steps ahead")
+        self._e.advance_to(t)
 
     # the drive
     @property
@@ -67,8 +76,12 @@ class Ensemble:
         return self._e.gammas
 
     def set_gamma(self, gamma, packing=None):
-        """Sets Γ (A = Γ g / ω²) of one packing or, packing=None, of all, from the next step."""
-        self._e.set_gamma(float(gamma), -1 if packing is None else int(packing))
+        """Sets Γ (A = Γ g / ω²) of one packing or, packing=None, of all, from the next step.
+        Indices count as Python's do: packing=-1 is the last packing."""
+        g = _arguments.finite(gamma, "gamma")
+        if g < 0:
+            raise ValueError(f"gamma: expected a number >= 0, got {g!r}")
+        self._e.set_gamma(g, -1 if packing is None else self._packing(packing))
 
     # observables
     def sample(self):
@@ -93,35 +106,49 @@ class Ensemble:
     def packings_per_gamma(self):
         return self._e.packings_per_gamma
 
+    def _packing(self, packing):
+        """A packing index, Python's way (-1 is the last); IndexError or TypeError else."""
+        return _arguments.index(packing, self.n_packings, "packing")
+
     def packing_size(self, packing):
-        return self._e.packing_size(packing)
+        """Disks in packing ``packing`` (indices as Python's: -1 is the last packing)."""
+        return self._e.packing_size(self._packing(packing))
 
     def positions(self, packing):
-        return self._e.positions(packing)
+        """Disk centres (n, 2) [m] of packing ``packing``."""
+        return self._e.positions(self._packing(packing))
 
     def velocities(self, packing):
-        return self._e.velocities(packing)
+        """Disk velocities (n, 2) [m/s]."""
+        return self._e.velocities(self._packing(packing))
 
     def angles(self, packing):
-        return self._e.angles(packing)
+        """Unwrapped rotation angles θ (n,) [rad], counter-clockwise."""
+        return self._e.angles(self._packing(packing))
 
     def angular_velocities(self, packing):
-        return self._e.angular_velocities(packing)
+        """Angular velocities ω (n,) [rad/s]."""
+        return self._e.angular_velocities(self._packing(packing))
 
     def radii(self, packing):
-        return self._e.radii(packing)
+        """Disk radii (n,) [m]."""
+        return self._e.radii(self._packing(packing))
 
     def forces(self, packing):
-        return self._e.forces(packing)
+        """Force x, y [N] and torque [N m] (n, 3) of the last force evaluation."""
+        return self._e.forces(self._packing(packing))
 
     def contacts(self, packing):
-        return self._e.contacts(packing)
+        """The open contacts: dict of a, b, wall, normal [N], tangential [N], point (k, 2) [m]."""
+        return self._e.contacts(self._packing(packing))
 
     def energy(self, packing):
-        return self._e.energy(packing)
+        """Kinetic, rotational, gravitational, elastic, skin, total [J] and the contact counts."""
+        return self._e.energy(self._packing(packing))
 
     def status(self, packing):
-        return self._e.status(packing)
+        """"ok", or the packing's flags joined by ','."""
+        return self._e.status(self._packing(packing))
 
     def checkpoint(self, path):
         """Writes the state and the samples to ``path`` (atomically); Ensemble(case,

@@ -222,5 +222,5 @@ def test_estimate_holds_the_work_and_the_wall_time():
                      "units": {}}
     with pytest.raises(granular.CaseError, match="only packing_ensemble runs offer a backend"):
         granular.load_case(CASES / "collision_disk_wall.json").estimate(backend="cuda")
-    with pytest.raises(granular.CaseError, match="threads"):
+    with pytest.raises(ValueError, match="^threads: "):
         case.estimate(threads=0)

@@ -84,7 +84,7 @@ def test_advance_to_a_time_and_the_contacts():
     assert len(c["a"]) > 0 and (c["normal"] >= 0).all()
     assert c["point"].shape == (len(c["a"]), 2)
     assert e.status(0) == "ok"
-    with pytest.raises(granular.CaseError):
+    with pytest.raises(ValueError, match=r"^t: -1.0 s is before the ensemble's time"):
         e.advance_to(-1.0)
     with pytest.raises(IndexError):
         e.positions(e.n_packings)
@@ -118,7 +118,7 @@ def test_a_stage_with_another_drive():
     f.advance_to(0.0)
     f.advance(100)
     assert e.positions(0).tobytes() != f.positions(0).tobytes()
-    with pytest.raises(granular.CaseError):
+    with pytest.raises(ValueError, match=r"^gamma: expected a number >= 0"):
         e.set_gamma(-1)
 
 
@@ -146,3 +146,38 @@ def test_other_models_and_the_event_driven_method_are_refused():
         granular.Ensemble(granular.load_case(CASES / "collision_disk_wall.json"))
     with pytest.raises(granular.CaseError, match="/method"):
         granular.Ensemble(granular.load_case(CASES / "thesis_fig3_11_ed.json"))
+
+
+def test_call_arguments_raise_the_builtin_errors_and_indices_count_as_pythons():
+    """Issue 20, item 8: set_gamma(g, packing=-1) changed every packing, packing=1.5 was
+    truncated, advance_to(nan) said t was before the ensemble's time, and huge integers
+    surfaced as nanobind's TypeError. Call arguments now raise TypeError, ValueError or
+    IndexError, naming the argument; packing indices count as Python's (-1 is the last)."""
+    import numpy as np
+    e = granular.Ensemble(short_demo(), threads=1)
+    n = e.n_packings
+    e.set_gamma(3.0, packing=-1)
+    assert e.gammas[-1] == 3.0 and e.gammas[:-1] == granular.Ensemble(short_demo()).gammas[:-1]
+    e.set_gamma(np.float64(2.5), packing=np.int64(0))
+    assert e.gammas[0] == 2.5
+    assert e.positions(-1).tobytes() == e.positions(n - 1).tobytes()
+    assert e.packing_size(-n) == e.packing_size(0)
+    for bad, error, message in [
+        (lambda: e.set_gamma(1.0, packing=1.5), TypeError, r"^packing: expected an integer, got 1.5"),
+        (lambda: e.set_gamma(1.0, packing=True), TypeError, r"^packing: expected an integer"),
+        (lambda: e.set_gamma(1.0, packing=n), IndexError, rf"^packing: {n} is out of range"),
+        (lambda: e.set_gamma(1.0, packing=-n - 1), IndexError, r"^packing: .* out of range"),
+        (lambda: e.positions(10**30), IndexError, r"^packing: 10{30}.* out of range|^packing: 1000"),
+        (lambda: e.set_gamma(float("nan")), ValueError, r"^gamma: expected a finite number"),
+        (lambda: e.set_gamma("2"), TypeError, r"^gamma: expected a number"),
+        (lambda: e.advance_to(float("nan")), ValueError, r"^t: expected a finite number, got nan"),
+        (lambda: e.advance_to(1e300), ValueError, r"^t: .* more than 10\*\*12 steps ahead"),
+        (lambda: e.advance(1.5), TypeError, r"^steps: expected an integer, got 1.5"),
+        (lambda: e.advance(-1), ValueError, r"^steps: expected 0 to 10\*\*12"),
+        (lambda: e.advance(10**30), ValueError, r"^steps: expected 0 to 10\*\*12"),
+        (lambda: granular.Ensemble(short_demo(), threads=0), ValueError, r"^threads: "),
+        (lambda: granular.Ensemble(short_demo(), threads=2.0), TypeError, r"^threads: "),
+    ]:
+        with pytest.raises(error, match=message):
+            bad()
+
