@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the case-loader fuzz target for a bounded time: scripts/run_fuzz.sh BUILD_DIR SECONDS.
-# The corpus starts from every shipped case and test case (and keeps what libFuzzer adds, in
-# BUILD_DIR/fuzz-corpus); a finding (crash, sanitizer report, uncaught exception, hang, huge
+# The corpus starts from every shipped case and test case and from 2 000 hostile mutants of
+# them (tools/hostile_campaign.py --fuzz-seeds: extreme and rescaled numbers, deep nesting,
+# type swaps, hostile --set arguments, every model), and keeps what libFuzzer adds, in
+# BUILD_DIR/fuzz-corpus; a finding (crash, sanitizer report, uncaught exception, hang, huge
 # allocation) is saved in BUILD_DIR/fuzz-findings/ and fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +13,7 @@ corpus="$build/fuzz-corpus"
 findings="$build/fuzz-findings"
 mkdir -p "$corpus" "$findings"
 cp cases/*.json tests/data/*.json "$corpus"/
+/usr/bin/python3 tools/hostile_campaign.py --fuzz-seeds "$corpus" --validate 2000 --seed 7
 # no leak checks: the loader allocates nothing it does not free, and LeakSanitizer needs ptrace,
 # which containers often forbid
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -5,6 +5,7 @@ Usage:
     /usr/bin/python3 tools/hostile_campaign.py GRANULAR_BINARY [--validate N] [--runs M]
         [--seed S] [--jobs J] [--keep DIR] [--report FILE] [--only v:K|r:K]
         [--memory-limit GIB]
+    /usr/bin/python3 tools/hostile_campaign.py --fuzz-seeds DIR [--validate N] [--seed S]
 
 Two stages, both built from the shipped cases in cases/:
 
@@ -26,6 +27,10 @@ Two stages, both built from the shipped cases in cases/:
 Every granular process runs under an address-space cap (--memory-limit, default 4 GiB), so
 that a mutant asking for a billion disks meets a failed allocation instead of the machine's
 OOM killer; what the program does then is part of what the campaign reports.
+
+--fuzz-seeds DIR writes the validate stage's mutants, without running anything, as seeds of
+the case-loader fuzz target (scripts/run_fuzz.sh): libFuzzer then mutates from hostile cases
+of every model, not only from the shipped ones.
 
 The campaign is deterministic for a seed: mutant K of a stage is built from its own
 random.Random seeded by (seed, stage, K), so `--only v:K` (validate stage) or `--only r:K`
@@ -1009,7 +1014,7 @@ def build_report(args, v_outcomes, r_outcomes, counters, elapsed, dup_accepted):
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("binary", type=Path, help="the granular executable")
+    p.add_argument("binary", type=Path, nargs="?", help="the granular executable")
     p.add_argument("--validate", type=int, default=20000, metavar="N",
                    help="mutants given to `granular validate` (default 20000)")
     p.add_argument("--runs", type=int, default=300, metavar="M",
@@ -1021,11 +1026,36 @@ def parse_args(argv):
     p.add_argument("--only", metavar="v:K|r:K", help="rebuild and rerun one mutant only")
     p.add_argument("--memory-limit", type=float, default=4, metavar="GIB",
                    help="address space of each granular process (default 4 GiB; 0: none)")
+    p.add_argument("--fuzz-seeds", type=Path, metavar="DIR",
+                   help="write the N validate-stage mutants as seeds of the case-loader fuzz "
+                        "target (tests/fuzz/case_loader_fuzz.cpp: the file, then each --set "
+                        "after a NUL byte) into DIR and run nothing")
     args = p.parse_args(argv)
+    if args.fuzz_seeds:
+        return args
+    if args.binary is None:
+        p.error("the granular executable is required (or --fuzz-seeds)")
     args.binary = args.binary.resolve()
     if not os.access(args.binary, os.X_OK):
         p.error(f"{args.binary}: not an executable")
     return args
+
+
+def write_fuzz_seeds(args, cases):
+    """The validate stage's mutants in the fuzz target's input format; larger ones than the
+    fuzzer's -max_len (100 000 bytes) are left out."""
+    args.fuzz_seeds.mkdir(parents=True, exist_ok=True)
+    written = 0
+    for k in range(args.validate):
+        m = validate_mutant(args.seed, k, cases)
+        text = m.text if m.text is not None else m.case.read_text(encoding="utf-8")
+        data = "\0".join([text] + m.sets).encode("utf-8", "surrogateescape")
+        if len(data) > 100000:
+            continue
+        (args.fuzz_seeds / f"mutant_{k:06d}").write_bytes(data)
+        written += 1
+    print(f"{written} fuzz seeds in {args.fuzz_seeds}")
+    return 0
 
 
 def limit_memory(gib):
@@ -1067,8 +1097,10 @@ def only(args, cases, slots, by_model, workroot):
 
 def main(argv=None):
     args = parse_args(argv)
-    limit_memory(args.memory_limit)
     cases = load_cases()
+    if args.fuzz_seeds:
+        return write_fuzz_seeds(args, cases)
+    limit_memory(args.memory_limit)
     by_model = defaultdict(list)
     for path, doc, model in cases:
         by_model[model].append((path, doc))

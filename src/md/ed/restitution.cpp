@@ -124,10 +124,18 @@ Restitution make_restitution(const ContactParams& law, double radius_a, double r
 
 std::string restitution_table_problem(const ContactParams& law, double radius_a, double radius_b,
                                       double areal_density) {
+  // kept per (law, radii, ρ) for the process, as the tables are: a scan's points share them
+  using Key = std::array<double, 7>;
+  static std::map<Key, std::string> known;
+  static std::mutex lock;
+  const Key key{law.k_n, law.k_t, law.gamma_n, law.mu, radius_a, radius_b, areal_density};
+  const std::lock_guard<std::mutex> hold(lock);
+  const auto found = known.find(key);
+  if (found != known.end()) return found->second;
   std::string why;
   for (const int k : {0, table_size - 1})
-    if (!table_e_t(law, radius_a, radius_b, areal_density, k, why)) return why;
-  return "";
+    if (!table_e_t(law, radius_a, radius_b, areal_density, k, why)) break;
+  return known.emplace(key, why).first->second;
 }
 
 RestitutionSet make_restitution_set(const ContactParams& disk_disk, const ContactParams& disk_wall,
