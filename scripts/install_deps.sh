@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages granular needs that are missing; does nothing when all are there.
-#   scripts/install_deps.sh          build and test dependencies (the snapshot tests' readers too)
-#   scripts/install_deps.sh --run    also what `make run` needs to plot (matplotlib)
+#   scripts/install_deps.sh          build and test dependencies (the snapshot tests' readers and
+#                                    the figure tools' matplotlib too)
+#   scripts/install_deps.sh --run    the same: what `make run` needs to plot
 #   scripts/install_deps.sh --bench  also what `make bench` needs (LAMMPS, python3)
 #   scripts/install_deps.sh --sanitize  also clang and its sanitizer and libFuzzer runtimes
 set -euo pipefail
@@ -10,11 +11,10 @@ set -euo pipefail
 # files back with VTK's and LAMMPS' readers;
 # OpenMPI: the runs over MPI ranks and their tests (docs/mpi.md; GRANULAR_MPI=AUTO finds it)
 # python3-venv and python3-dev: the Python module's environment and build (scripts/python_env.sh)
+# python3-matplotlib: the figure tools (tools/), which `make run` and the tests run
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev
-  python3-vtk9 python3-numpy lammps libopenmpi-dev openmpi-bin python3-venv python3-dev)
-if [[ "${1:-}" == "--run" ]]; then
-  packages+=(python3-matplotlib)
-fi
+  python3-vtk9 python3-numpy lammps libopenmpi-dev openmpi-bin python3-venv python3-dev
+  python3-matplotlib)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3)
 fi

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """Plots the host impact models' paper figures from `granular run` outputs (docs/figures.md).
 
-    python3 tools/paper_figures.py MODEL FIG OUT [OUT ...] [--png FILE] [--window T0 T1]
+    python3 tools/paper_figures.py MODEL FIG OUT [OUT ...] [--output FILE] [--window T0 T1]
+                                   [--format png|pdf|svg] [--width single|double|INCHES]
 
 MODEL is pendulum, billiard, prism or dimer; FIG is the paper's figure number, or a name for a
 plot the paper does not have (pendulum: phase, impacts; prism: kappa). Each OUT is the output
 folder of a `granular run` of the case docs/figures.md names for that figure; several folders
-give several curves (or panels). The figure goes to OUT/<MODEL>_fig<FIG>.png of the first
-folder unless --png is given. --window limits the time axis of time plots. A folder that does
-not hold what the figure needs gets a one-line error naming what it should hold."""
+give several curves (or panels). The figure goes to OUT/<MODEL>_fig<FIG>.<format> of the first
+folder unless --output (or its older name --png) is given; --width sets it for a journal column
+(docs/figures.md). --window limits the time axis of time plots. A folder that does not hold
+what the figure needs gets a one-line error naming what it should hold."""
 import argparse
 import csv
 import json
@@ -20,6 +22,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+import figure_style as style  # noqa: E402  (the script's own folder is on sys.path)
 
 MARKERS = ["o", "v", "^", "s", "D", "P", "X", "*", "<", ">"]
 
@@ -105,7 +109,7 @@ def pendulum_runs(outs):
 
 def pendulum_phase(outs, win):
     """Phase portraits: ψ1 vs ψ̇1 and ψ2 vs ψ̇2 (not wrapped), impacts' states marked."""
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
+    fig, axes = plt.subplots(1, 2, figsize=style.figsize(0.42, columns=2))
     for r in pendulum_runs(outs):
         c = r["pendulum.csv"]
         t, (p1, w1, p2, w2) = window(c["t"], [c["psi1"], c["omega1"], c["psi2"], c["omega2"]],
@@ -124,16 +128,17 @@ def pendulum_phase(outs, win):
     for ax, k in zip(axes, "12"):
         ax.set_xlabel(f"ψ{k} [rad]")
         ax.set_ylabel(f"ψ̇{k} [rad/s]")
-        ax.set_title(("rod OA" if k == "1" else "body 2 (rod and disk)")
-                     + ": open/full circles before/after impacts, square the start", fontsize=8)
-    axes[0].legend(fontsize=8)
+        style.title(ax, "Phase portrait of " + ("the rod OA" if k == "1" else
+                                                "body 2 (rod and disk)"),
+                    "open/full circles before/after impacts, square the start")
+    axes[0].legend()
     return fig
 
 
 def pendulum_impacts(outs, win):
     """The impact sequence: E (Fig. 5), ψ̇1 (Fig. 6) and ψ̇2 (Fig. 7) against t, with the
     values before (open) and after (full) each impact; impacts numbered on the top panel."""
-    fig, axes = plt.subplots(3, 1, figsize=(9, 9), sharex=True)
+    fig, axes = plt.subplots(3, 1, figsize=style.figsize(1.0, columns=2), sharex=True)
     runs = pendulum_runs(outs)
     for r in runs:
         c = r["pendulum.csv"]
@@ -148,22 +153,23 @@ def pendulum_impacts(outs, win):
                     mec=r["color"])
             ax.plot(ti, [i[key + "_after"] for i in imp], "o", ms=4, color=r["color"])
         for n, i in enumerate(imp):
-            axes[0].annotate(str(n + 1), (i["t"], i["energy_after"]), fontsize=7,
+            axes[0].annotate(str(n + 1), (i["t"], i["energy_after"]), fontsize="small",
                              color=r["color"], xytext=(2, -9), textcoords="offset points")
     axes[0].set_ylabel("E [J] (Fig. 5)")
     axes[1].set_ylabel("ψ̇1 [rad/s] (Fig. 6)")
     axes[2].set_ylabel("ψ̇2 [rad/s] (Fig. 7)")
     axes[2].set_xlabel("t [s]")
-    axes[0].legend(fontsize=8, title=", ".join(
-        f"{r['label']}: {r['summary'].get('impact_count')} impacts" for r in runs),
-        title_fontsize=8)
-    axes[0].set_title("impacts: open before, full after", fontsize=9)
+    axes[0].legend(title=", ".join(
+        f"{r['label']}: {r['summary'].get('impact_count')} impacts" for r in runs))
+    style.title(axes[0], "Impact sequence: E, ψ̇1 and ψ̇2 vs t",
+                "impacts: open before, full after")
     return fig
 
 
 def pendulum_forces(cols, labels, caption):
     def draw(outs, win):
-        fig, axes = plt.subplots(len(cols), 1, figsize=(9, 3 * len(cols)), sharex=True)
+        fig, axes = plt.subplots(len(cols), 1, figsize=style.figsize(len(cols) / 3, columns=2),
+                                 sharex=True)
         for r in pendulum_runs(outs):
             c = r["pendulum.csv"]
             t, ys = window(c["t"], [c[k] for k in cols], win)
@@ -172,23 +178,23 @@ def pendulum_forces(cols, labels, caption):
         for ax, lab in zip(axes, labels):
             ax.set_ylabel(lab)
         axes[-1].set_xlabel("t [s]")
-        axes[0].legend(fontsize=8)
-        axes[0].set_title(caption, fontsize=9)
+        axes[0].legend()
+        style.title(axes[0], caption)
         return fig
     return draw
 
 
 def pendulum_series(col, label, caption):
     def draw(outs, win):
-        fig, ax = plt.subplots(figsize=(9, 4))
+        fig, ax = plt.subplots(figsize=style.figsize(0.44, columns=2))
         for r in pendulum_runs(outs):
             c = r["pendulum.csv"]
             t, (y,) = window(c["t"], [c[col]], win)
             ax.plot(t, y, "-", color=r["color"], lw=0.9, label=r["label"])
         ax.set_xlabel("t [s]")
         ax.set_ylabel(label)
-        ax.set_title(caption, fontsize=9)
-        ax.legend(fontsize=8)
+        style.title(ax, caption)
+        ax.legend()
         return fig
     return draw
 
@@ -209,7 +215,8 @@ def billiard_return_maps(outs, win):
     t_n+1 vs t_n (right), one row per folder. --window keeps impacts with n in [T0, T1]."""
     runs = [read_run(o, "billiard", ["return_map.csv", "collisions.csv"], BILLIARD_HINT)
             for o in outs]
-    fig, axes = plt.subplots(len(runs), 2, figsize=(9, 4 * len(runs)), squeeze=False)
+    fig, axes = plt.subplots(len(runs), 2, figsize=style.figsize(4 * len(runs) / 9, columns=2),
+                             squeeze=False)
     for row, r in zip(axes, runs):
         m = r["return_map.csv"]
         n, (h0, h1, f0, f1) = window(m["n"], [m["height_n"], m["height_n1"], m["flight_n"],
@@ -221,7 +228,9 @@ def billiard_return_maps(outs, win):
         row[1].set_xlabel("t_n [s] (time of flight)")
         row[1].set_ylabel("t_n+1 [s]")
         for ax in row:
-            ax.set_title(billiard_label(r), fontsize=9)
+            style.title(ax, "Return map of the " + ("collision heights" if ax is row[0]
+                                                    else "times of flight"),
+                        billiard_label(r))
             ax.set_aspect("equal", adjustable="datalim")
     return fig
 
@@ -232,14 +241,15 @@ def billiard_fig7(outs, win):
     runs = [read_run(o, "billiard", ["collisions.csv"], BILLIARD_HINT) for o in outs]
     cols = min(2, len(runs))
     nrow = (len(runs) + cols - 1) // cols
-    fig, axes = plt.subplots(nrow, cols, figsize=(5 * cols, 4.2 * nrow), squeeze=False)
+    fig, axes = plt.subplots(nrow, cols, figsize=style.figsize(0.84 * nrow / cols, columns=cols),
+                             squeeze=False)
     for ax, r in zip(axes.flat, runs):
         c = r["collisions.csv"]
         n, (u, h) = window(c["n"], [c["norm_u_t"], c["norm_height"]], win)
         ax.plot(u, h, ".", ms=2, color="k")
         ax.set_xlabel("u4/u4,max")
         ax.set_ylabel("q2/q2,max")
-        ax.set_title(billiard_label(r), fontsize=9)
+        style.title(ax, "Collision height vs tangential velocity", billiard_label(r))
     for ax in list(axes.flat)[len(runs):]:
         ax.set_visible(False)
     return fig
@@ -269,7 +279,7 @@ def prism_runs(outs, files):
 def prism_gauges(outs, win):
     """Figs. 5 and 7: the gauged points' velocities v_p1 = −θ̇h1 and v_p2 = −θ̇h2 vs t (one
     colour per gauge and folder)."""
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.5, columns=2))
     for k, r in enumerate(prism_runs(outs, ["rolling.csv"])):
         c = r["rolling.csv"]
         if "v_p1" not in c:
@@ -283,13 +293,14 @@ def prism_gauges(outs, win):
                 label=f"{r['label']}: v_p2 (h2 = {h2 * 1e3:g} mm)")
     ax.set_xlabel("t [s]")
     ax.set_ylabel("gauge velocity [mm/s]")
-    ax.legend(fontsize=8)
+    style.title(ax, "Gauge velocities vs t")
+    ax.legend()
     return fig
 
 
 def prism_omega(outs, win):
     """Fig. 6: the rotary velocity −θ̇ (positive rolling downhill) vs t, one line per folder."""
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.5, columns=2))
     for k, r in enumerate(prism_runs(outs, ["rolling.csv"])):
         c = r["rolling.csv"]
         t, (w,) = window(c["t"], [c["theta_dot"]], win)
@@ -297,13 +308,14 @@ def prism_omega(outs, win):
                 label=f"{r['label']}, λ0 = {get(r['case'], '/release/lambda0_deg'):g}°")
     ax.set_xlabel("t [s]")
     ax.set_ylabel(r"$-\dot\theta$ [rad/s]")
-    ax.legend(fontsize=8)
+    style.title(ax, "Rotary velocity vs t")
+    ax.legend()
     return fig
 
 
 def prism_lp(outs, win):
     """Figs. 8 and 9: the line-impact count L_p vs t, one line per folder."""
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.625, columns=2))
     runs = prism_runs(outs, ["rolling.csv"])
     runs.sort(key=lambda r: get(r["case"], "/prism/n_sides", 0))
     for k, r in enumerate(runs):
@@ -312,11 +324,11 @@ def prism_lp(outs, win):
         ax.plot(t, lp, "-", color=f"C{k}", lw=1, label=r["label"])
     beta = sorted({get(r["case"], "/ramp/slope_deg") for r in runs})
     mus = sorted({get(r["case"], "/ramp/mu_s") for r in runs})
-    ax.set_title(f"β = {', '.join(f'{b:g}' for b in beta)}°, μs = "
-                 f"{', '.join(f'{m:g}' for m in mus)}", fontsize=9)
+    style.title(ax, "Line impacts L_p vs t", f"β = {', '.join(f'{b:g}' for b in beta)}°, "
+                f"μs = {', '.join(f'{m:g}' for m in mus)}")
     ax.set_xlabel("t [s]")
     ax.set_ylabel("L_p")
-    ax.legend(fontsize=8)
+    ax.legend()
     return fig
 
 
@@ -324,7 +336,7 @@ def prism_kappa(outs, win):
     """Not a paper figure: κ = θ̇⁺/θ̇⁻ of each folder's impacts vs N (mean and range), with the
     classic rigid point impact's κ_c (summary's kappa_classic) for comparison."""
     runs = prism_runs(outs, ["impacts.csv"])
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.64, columns=2))
     pts = {}
     for r in runs:
         n = get(r["case"], "/prism/n_sides")
@@ -348,7 +360,8 @@ def prism_kappa(outs, win):
                         ecolor=col, capsize=3)
     ax.set_xlabel("N")
     ax.set_ylabel(r"$\kappa = \dot\theta^+/\dot\theta^-$")
-    ax.legend(fontsize=8)
+    style.title(ax, "Impact ratio κ vs number of sides N")
+    ax.legend()
     return fig
 
 
@@ -376,7 +389,8 @@ def dimer_vertical(outs, win):
     """Figs. 3, 6, 12, 13, 15-20: the heights of the left (full) and right (dashed) contact
     points (plate position + gap) and the plate (thin dotted), one panel per folder."""
     runs = dimer_runs(outs)
-    fig, axes = plt.subplots(len(runs), 1, figsize=(9, 3.6 * len(runs)), squeeze=False)
+    fig, axes = plt.subplots(len(runs), 1, figsize=style.figsize(0.4 * len(runs), columns=2),
+                             squeeze=False)
     for ax, r in zip(axes[:, 0], runs):
         c = r["dimer.csv"]
         t, (yp, gl, gr) = window(c["t"], [c["y_plate"], c["gap_left"], c["gap_right"]], win)
@@ -386,8 +400,9 @@ def dimer_vertical(outs, win):
                 label="right tip")
         ax.plot(t, [a * 1e3 for a in yp], ":", color="0.5", lw=0.7, label="plate")
         ax.set_ylabel("vertical position [mm]")
-        ax.set_title(f"{r['label']}: {r['summary'].get('motion')}", fontsize=9)
-        ax.legend(fontsize=8, loc="upper right")
+        style.title(ax, "Heights of the tips and the plate",
+                    f"{r['label']}: {r['summary'].get('motion')}")
+        ax.legend(loc="upper right")
     axes[-1, 0].set_xlabel("t [s]")
     return fig
 
@@ -395,7 +410,8 @@ def dimer_vertical(outs, win):
 def dimer_tangential(outs, win):
     """Figs. 4 and 7: the slip velocities v_t of the left (full) and right (dashed) tips."""
     runs = dimer_runs(outs)
-    fig, axes = plt.subplots(len(runs), 1, figsize=(9, 3.6 * len(runs)), squeeze=False)
+    fig, axes = plt.subplots(len(runs), 1, figsize=style.figsize(0.4 * len(runs), columns=2),
+                             squeeze=False)
     for ax, r in zip(axes[:, 0], runs):
         c = r["dimer.csv"]
         t, (vl, vr) = window(c["t"], [c["vt_left"], c["vt_right"]], win)
@@ -403,8 +419,8 @@ def dimer_tangential(outs, win):
         ax.plot(t, vr, "--", color="C3", lw=0.8, label="right tip")
         ax.axhline(0.0, color="0.7", lw=0.6)
         ax.set_ylabel("v_t [m/s]")
-        ax.set_title(r["label"], fontsize=9)
-        ax.legend(fontsize=8, loc="upper right")
+        style.title(ax, "Slip velocities of the tips", r["label"])
+        ax.legend(loc="upper right")
     axes[-1, 0].set_xlabel("t [s]")
     return fig
 
@@ -412,7 +428,7 @@ def dimer_tangential(outs, win):
 def dimer_position(outs, win):
     """Figs. 5, 10 and 14: the horizontal position of the left tip (x_left; the tip is below
     the sphere's centre) vs t, one line per folder, with the run's mean drift ⟨u⟩."""
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.5, columns=2))
     for k, r in enumerate(dimer_runs(outs)):
         c = r["dimer.csv"]
         t, (x,) = window(c["t"], [c["x_left"]], win)
@@ -422,7 +438,8 @@ def dimer_position(outs, win):
                 if u is not None else r["label"])
     ax.set_xlabel("t [s]")
     ax.set_ylabel("x_left − x_left(start of plot) [mm]")
-    ax.legend(fontsize=8)
+    style.title(ax, "Drift of the left tip vs t")
+    ax.legend()
     return fig
 
 
@@ -431,7 +448,7 @@ def dimer_velocity(default_window):
         """Figs. 8 and 9 (9: t = 0.94-1.14 s): the horizontal velocity of the left tip (its
         slip velocity v_t: the plate moves vertically), one line per folder."""
         win = win or default_window
-        fig, ax = plt.subplots(figsize=(9, 4.5))
+        fig, ax = plt.subplots(figsize=style.figsize(0.5, columns=2))
         for k, r in enumerate(dimer_runs(outs)):
             c = r["dimer.csv"]
             t, (v,) = window(c["t"], [c["vt_left"]], win)
@@ -440,7 +457,8 @@ def dimer_velocity(default_window):
         ax.axhline(0.0, color="0.7", lw=0.6)
         ax.set_xlabel("t [s]")
         ax.set_ylabel("horizontal velocity of the left tip [m/s]")
-        ax.legend(fontsize=8)
+        style.title(ax, "Horizontal velocity of the left tip vs t")
+        ax.legend()
         return fig
     return draw
 
@@ -448,7 +466,7 @@ def dimer_velocity(default_window):
 def dimer_sweep(outs, win):
     """Fig. 11: the scaled drift ⟨u⟩(f/g)·10² (towards the bouncing end) vs Ar, one colour per
     f; the marker tells the point's motion mode (full circle: drift, open circle: rest)."""
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.625, columns=2))
     rows = []
     for o in outs:
         read_run(o, "dimer", [], DIMER_HINT)
@@ -474,7 +492,9 @@ def dimer_sweep(outs, win):
     ax.axhline(0.0, color="0.7", lw=0.6)
     ax.set_xlabel("Ar")
     ax.set_ylabel("⟨u⟩ (f/g) × 10²")
-    ax.legend(fontsize=8, ncol=2)
+    style.title(ax, "Scaled drift vs aspect ratio Ar",
+                "one colour per f; the marker tells the motion mode")
+    ax.legend(ncol=2)
     return fig
 
 
@@ -508,10 +528,11 @@ def main():
     ap.add_argument("fig", help="the paper's figure number, or phase, impacts (pendulum), "
                                 "kappa (prism)")
     ap.add_argument("out", nargs="+")
-    ap.add_argument("--png")
+    style.add_arguments(ap)
     ap.add_argument("--window", nargs=2, type=float, metavar=("T0", "T1"),
                     help="time range of time plots [s] (billiard: impact numbers)")
     a = ap.parse_args()
+    style.apply(a)
     figs = FIGURES[a.model]
     if a.fig not in figs:
         sys.exit(f"paper_figures.py: {a.model} has no figure {a.fig!r}; known: "
@@ -521,9 +542,9 @@ def main():
     except FigureError as e:
         sys.exit(f"paper_figures.py: {a.model} figure {a.fig}: {e}")
     fig.tight_layout()
-    png = a.png or os.path.join(a.out[0], f"{a.model}_fig{a.fig}.png")
-    fig.savefig(png, dpi=110)
-    print(png)
+    path, fmt = style.target(a, os.path.join(a.out[0], f"{a.model}_fig{a.fig}"))
+    style.save(fig, path, fmt)
+    print(path)
 
 
 if __name__ == "__main__":

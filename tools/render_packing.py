@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""Draws one snapshot frame of a packing (docs/outputs.md, "snapshots/") as a PNG.
+"""Draws one snapshot frame of a packing (docs/outputs.md, "snapshots/") as a PNG, PDF or SVG.
 
     render_packing.py FRAME.vtp [OUT.png]
     render_packing.py PACKING.pvd [OUT.png]     the collection's last frame
     render_packing.py PACKING.lammpstrj [OUT.png]   its last frame: disks only (no contacts)
+    options: --format png|pdf|svg, --width single|double|INCHES (docs/figures.md)
 
 Disks are circles coloured by their angular velocity ω (diverging colormap, limits ±max|ω|),
 contacts are lines whose width is proportional to the normal force (the strongest 3 points
-wide), walls are black lines. Reads the files granular writes (raw appended VTK data, UInt64
-block headers, little-endian) with numpy alone, so that `make run` needs only matplotlib.
+wide), walls are black lines. The title names the packing, its Γ and the frame's time (from the
+run's summary.json next to snapshots/, where there is one). Reads the files granular writes
+(raw appended VTK data, UInt64 block headers, little-endian) with numpy alone, so that
+`make run` needs only matplotlib.
 """
+import argparse
+import json
 import os
 import re
 import sys
@@ -22,6 +27,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
 from matplotlib.patches import Circle  # noqa: E402
+
+import figure_style as style  # noqa: E402  (the script's own folder is on sys.path)
 
 TYPES = {"Float64": "<f8", "Int64": "<i8", "Int32": "<i4", "UInt64": "<u8"}
 
@@ -50,6 +57,44 @@ def last_dataset(pvd):
     return os.path.join(os.path.dirname(pvd), name), float(t)
 
 
+def frame_time(vtp):
+    """The time the collection next to a .vtp lists for it, or None."""
+    m = re.match(r"(packing_\d+)_\d+\.vtp$", os.path.basename(vtp))
+    pvd = os.path.join(os.path.dirname(vtp), f"{m.group(1)}.pvd") if m else ""
+    if not os.path.isfile(pvd):
+        return None
+    entries = re.findall(r'<DataSet timestep="([^"]+)"[^>]*file="([^"]+)"', open(pvd).read())
+    return next((float(t) for t, name in entries if name == os.path.basename(vtp)), None)
+
+
+def run_summary(source):
+    """summary.json of the run whose snapshots/ holds source, or {} (a run still going has
+    none yet)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(source)), os.pardir, "summary.json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def headline(source, summary, t=None, step=None):
+    """What the picture shows: "Packing p at Γ = g, t = ... s", from the snapshot's name
+    (packing_<p>...) and the run's summary, leaving out what they do not tell."""
+    m = re.match(r"packing_(\d+)", os.path.basename(source))
+    index = int(m.group(1)) if m else None
+    gamma = next((p.get("gamma") for p in summary.get("packings", [])
+                  if index is not None and p.get("index") == index), None)
+    settle = (summary.get("case", {}).get("run") or {}).get("settle_time")
+    if t is None and step is not None and summary.get("dt") is not None and settle is not None:
+        t = -settle + step * summary["dt"]  # docs/outputs.md, "ITEM: TIMESTEP"
+    parts = ["Packing" + (f" {index}" if index is not None else "")]
+    if gamma is not None:
+        parts.append(f"at Γ = {gamma:g}")
+    when = f"t = {t:.4g} s" if t is not None else (f"step {step}" if step is not None else "")
+    return " ".join(parts) + (f", {when}" if when else "")
+
+
 def read_last_dump_frame(path):
     """Disks of the last frame of a LAMMPS dump: no contacts, the box as the walls."""
     lines = open(path).read().split("\n")
@@ -72,23 +117,16 @@ def read_last_dump_frame(path):
         "normal_force": np.array([]),
     }
     walls = [((x0, y0), (x0, y1)), ((x1, y0), (x1, y1)), ((x0, y0), (x1, y0))]
-    return arrays, walls, f"step {step}"
+    return arrays, walls, step
 
 
-def render(arrays, walls, title, out):
+def render(arrays, walls, what, detail, out, fmt):
     points = arrays["Points"][:, :2]
     disks = arrays["disk"] >= 0
     omega = arrays["omega"][disks]
     radius = arrays["radius"][disks]
     centres = points[disks]
     limit = max(float(np.max(np.abs(omega))) if omega.size else 0.0, 1e-12)
-
-    fig, ax = plt.subplots(figsize=(7, 5.5))
-    circles = PatchCollection([Circle(c, r) for c, r in zip(centres, radius)], cmap="RdBu_r",
-                              edgecolor="0.3", linewidth=0.4)
-    circles.set_array(omega)
-    circles.set_clim(-limit, limit)
-    ax.add_collection(circles)
 
     # cells: contacts (kind 0 disk–disk, 1 disk–wall) and walls (kind 2)
     conn, offsets = arrays["connectivity"], arrays["offsets"]
@@ -97,44 +135,64 @@ def render(arrays, walls, title, out):
     kind = arrays["kind"]
     contacts = [seg for seg, k in zip(segments, kind) if k != 2]
     force = arrays["normal_force"][kind != 2] if len(kind) else np.array([])
-    if contacts:
-        widths = 3.0 * force / max(float(force.max()), 1e-300)
-        ax.add_collection(LineCollection(contacts, linewidths=widths, colors="k", alpha=0.8))
     walls += [tuple(map(tuple, seg)) for seg, k in zip(segments, kind) if k == 2]
-    ax.add_collection(LineCollection(walls, linewidths=2.0, colors="k"))
 
     everything = np.vstack([centres - radius[:, None], centres + radius[:, None]] +
                            [np.array(w) for w in walls])
     lo, hi = everything.min(axis=0), everything.max(axis=0)
     pad = 0.03 * float(np.max(hi - lo))
+    # the box's own shape: its axes take about 0.7 of the width (the colour bar the rest),
+    # titles and labels about an inch of the height
+    box = (hi[1] - lo[1] + 2 * pad) / (hi[0] - lo[0] + 2 * pad)
+    width = style.figsize(1.0)[0]
+    fig, ax = plt.subplots(figsize=style.figsize(0.7 * box + 1.0 / width))
+    circles = PatchCollection([Circle(c, r) for c, r in zip(centres, radius)], cmap="RdBu_r",
+                              edgecolor="0.3", linewidth=0.4)
+    circles.set_array(omega)
+    circles.set_clim(-limit, limit)
+    ax.add_collection(circles)
+    if contacts:
+        widths = 3.0 * force / max(float(force.max()), 1e-300)
+        ax.add_collection(LineCollection(contacts, linewidths=widths, colors="k", alpha=0.8))
+    ax.add_collection(LineCollection(walls, linewidths=2.0, colors="k"))
     ax.set_xlim(lo[0] - pad, hi[0] + pad)
     ax.set_ylim(lo[1] - pad, hi[1] + pad)
     ax.set_aspect("equal")
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
-    ax.set_title(title)
     fig.colorbar(circles, ax=ax, shrink=0.7, label="ω [rad/s]")
     fig.tight_layout()
-    fig.savefig(out, dpi=150)
+    style.title(ax, what, detail)  # after the layout: wrapped to the axes' final width
+    fig.tight_layout()
+    style.save(fig, out, fmt)
     print(f"wrote {out}")
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit(__doc__)
-    source = sys.argv[1]
-    out = sys.argv[2] if len(sys.argv) == 3 else os.path.splitext(source)[0] + ".png"
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("source", help="FRAME.vtp, PACKING.pvd or PACKING.lammpstrj")
+    ap.add_argument("out", nargs="?", help="the picture (default: SOURCE's name, the format's "
+                                           "extension)")
+    style.add_arguments(ap, output=False)
+    a = ap.parse_args()
+    style.apply(a)
+    source = a.source
+    out, fmt = style.target(a, os.path.splitext(source)[0], a.out)
+    summary = run_summary(source)
     if source.endswith(".lammpstrj"):
-        arrays, walls, title = read_last_dump_frame(source)
-        title = f"{os.path.basename(source)}, {title}\n(a dump holds no contacts)"
+        arrays, walls, step = read_last_dump_frame(source)
+        what, detail = headline(source, summary, step=step), "disks coloured by ω; a dump " \
+            "holds no contacts"
     else:
-        t = None
+        name, t = source, None
         if source.endswith(".pvd"):
             source, t = last_dataset(source)
+        else:
+            t = frame_time(source)
         arrays, walls = read_vtp(source), []
-        title = os.path.basename(source) + (f", t = {t:.6g} s" if t is not None else "")
-        title += "\ncontacts: line width ∝ normal force"
-    render(arrays, walls, title, out)
+        what = headline(name, summary, t=t)
+        detail = "disks coloured by ω; line width ∝ normal force"
+    render(arrays, walls, what, detail, out, fmt)
 
 
 if __name__ == "__main__":

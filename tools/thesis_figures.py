@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """Plots thesis figures 3.11, 5.2-5.9 and 6.3-6.9 from `granular run` outputs (docs/figures.md).
 
-    python3 tools/thesis_figures.py FIG OUT [OUT ...] [--png FILE]
+    python3 tools/thesis_figures.py FIG OUT [OUT ...] [--output FILE] [--format png|pdf|svg]
+                                    [--width single|double|INCHES]
 
 FIG is the thesis' figure number (3.11, 5.2 ... 5.9, 6.3 ... 6.9); each OUT is the output folder
 of a `granular run` of the case docs/figures.md names for that figure (a scan folder with
-scan.csv, or for 3.11 packing_ensemble folders). The figure goes to OUT/fig<FIG>.png of the
-first folder unless --png is given. A folder that does not hold what the figure needs gets a
+scan.csv, or for 3.11 packing_ensemble folders). The figure goes to OUT/fig<FIG>.<format> of
+the first folder unless --output (or its older name --png) is given; --width sets it for a
+journal column (docs/figures.md). A folder that does not hold what the figure needs gets a
 one-line error naming what it should hold."""
 import argparse
 import csv
@@ -19,7 +21,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import ScalarFormatter  # noqa: E402
+
+import figure_style as style  # noqa: E402  (the script's own folder is on sys.path)
 
 MARKERS = ["o", "v", "^", "s", "D", "P", "X", "*", "<", ">"]
 RPM2_PER_RAD2_S2 = (60.0 / (2.0 * math.pi)) ** 2
@@ -110,8 +113,8 @@ def curves(rows, x, y, group, keep=lambda r: True):
 
 def plot_curves(ax, groups, fmt="-", filled=None, **kw):
     """One marked line per group; filled(row) False draws that point's marker open."""
-    for style, label, pts in groups:
-        m, c = MARKERS[style % len(MARKERS)], f"C{style % 10}"
+    for rank, label, pts in groups:
+        m, c = MARKERS[rank % len(MARKERS)], f"C{rank % 10}"
         ax.plot([p[0] for p in pts], [p[1] for p in pts], fmt, marker=m, color=c, label=label,
                 **kw)
         if filled is not None:
@@ -130,7 +133,7 @@ def loglog_guide(ax, x0, y0, x1, slope, style, label):
 def fig_3_11(outs):
     """<omega_bar^2>(Gamma) of packing ensembles: MD full lines, ED dashed, one marker per k_n;
     linear (top) and log-log (bottom), standard errors as error bars."""
-    fig, axes = plt.subplots(2, 1, figsize=(6, 8))
+    fig, axes = plt.subplots(2, 1, figsize=style.figsize(1.33))
     kn_markers = {}
     for out in outs:
         try:
@@ -155,13 +158,13 @@ def fig_3_11(outs):
                         mfc="white" if method == "ed" else None, label=label)
     axes[1].set_xscale("log")
     axes[1].set_yscale("log")
-    axes[1].xaxis.set_major_formatter(ScalarFormatter())
-    axes[1].xaxis.set_minor_formatter(ScalarFormatter())
+    style.readable_log_axes(axes[1])
     for ax in axes:
         ax.set_xlabel(r"$\Gamma$")
         ax.set_ylabel(r"$\langle \bar\omega^2 \rangle$ [RPM$^2$]")
-    axes[0].legend(fontsize=8)
-    axes[0].set_title("Fig. 3.11: MD (full) and ED (dashed)")
+    axes[0].legend()
+    style.title(axes[0], r"Fig. 3.11: mean square rotation rate vs $\Gamma$",
+                "MD (full) and ED (dashed); linear (top) and log-log (bottom)")
     return fig
 
 
@@ -205,13 +208,14 @@ W_LABEL = r"$\bar\omega\,\omega_e$ [rad/s$^2$]  (= $\bar\omega$ [rad/s] at $\ome
 def fig_5_2(outs):
     """omega_bar * omega_e vs A_e, one line per tilt."""
     rows = harmonic_scan(outs, "amplitude", "/torque/amplitude", TORQUE_CASE)
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     plot_curves(ax, curves(rows, amplitude, lambda r: r["omega_bar_omega_e"], by_tilt))
     ax.axhline(0.0, color="0.7", lw=0.8)
     ax.set_xlabel(r"$A_e$ [N m]")
     ax.set_ylabel(W_LABEL)
-    ax.set_title(r"Fig. 5.2: harmonic torque $A_e \sin(\omega_e t)$")
-    ax.legend(fontsize=8)
+    style.title(ax, "Fig. 5.2: mean rotation vs torque amplitude",
+                r"harmonic torque $A_e \sin(\omega_e t)$; one line per tilt")
+    ax.legend()
     return fig
 
 
@@ -224,7 +228,7 @@ def fig_5_3(outs):
                     and r["omega_bar_omega_e"] > 0)
     if not groups:
         raise FigureError(f"{outs[0]}: no point with A_e > A_S2 and omega_bar > 0")
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     plot_curves(ax, groups, filled=lambda r: amplitude(r) <= r["A_S1"])
     pts = [p for _, _, g in groups for p in g]
     lo, hi = min(pts, key=lambda p: p[0]), max(pts, key=lambda p: p[0])
@@ -232,23 +236,26 @@ def fig_5_3(outs):
     loglog_guide(ax, hi[0] / 10, hi[1] / 10, hi[0], 1.0, ":", "slope 1")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    style.readable_log_axes(ax)
     ax.set_xlabel(r"$A_e - A_{S2}$ [N m]")
     ax.set_ylabel(W_LABEL)
-    ax.set_title("Fig. 5.3 (open markers: $A_e > A_{S1}$, bidirectional)")
-    ax.legend(fontsize=8)
+    style.title(ax, r"Fig. 5.3: mean rotation vs $A_e - A_{S2}$, log-log",
+                "open markers: $A_e > A_{S1}$, bidirectional")
+    ax.legend()
     return fig
 
 
 def fig_5_4(outs):
     """omega_bar * omega_e vs theta_T, one line per A_e."""
     rows = harmonic_scan(outs, "tilt", "/tilt_pi", "cases/three_disk_fig5_4_tilt_scan.json")
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     plot_curves(ax, curves(rows, tilt_pi, lambda r: r["omega_bar_omega_e"], by_amplitude))
     ax.axhline(0.0, color="0.7", lw=0.8)
     ax.set_xlabel(r"$\theta_T / \pi$")
     ax.set_ylabel(W_LABEL)
-    ax.set_title(r"Fig. 5.4: harmonic torque $A_e \sin(\omega_e t)$")
-    ax.legend(fontsize=8)
+    style.title(ax, "Fig. 5.4: mean rotation vs tilt",
+                r"harmonic torque $A_e \sin(\omega_e t)$; one line per $A_e$")
+    ax.legend()
     return fig
 
 
@@ -271,17 +278,19 @@ def fig_5_5(outs):
                     keep=lambda r: tilt_pi(r) > onset_tilt(r) and r["omega_bar_omega_e"] > 0)
     if not groups:
         raise FigureError(f"{outs[0]}: no point above its onset tilt with omega_bar > 0")
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     plot_curves(ax, groups)
     pts = [p for _, _, g in groups for p in g]
     lo, hi = min(pts, key=lambda p: p[0]), max(pts, key=lambda p: p[0])
     loglog_guide(ax, lo[0], lo[1], hi[0], 2.0, "--", "slope 2")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    style.readable_log_axes(ax)
     ax.set_xlabel(r"$(\theta_T - \theta_{S2}) / \pi$")
     ax.set_ylabel(W_LABEL)
-    ax.set_title(r"Fig. 5.5 ($\theta_{S2}$ = 0 where $A_e \geq A_0$)")
-    ax.legend(fontsize=7)
+    style.title(ax, "Fig. 5.5: mean rotation above the onset tilt, log-log",
+                r"$\theta_{S2}$ = 0 where $A_e \geq A_0$")
+    ax.legend()
     return fig
 
 
@@ -322,7 +331,7 @@ def fig_5_6(outs):
     rows = read_scan(outs[0])
     case = "cases/three_disk_fig5_6_hysteresis.json"
     need(rows, outs[0], "three_disk", [], case)
-    fig, ax = plt.subplots(figsize=(6, 5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.83))
     colours = ["0.6", "k"] if len(rows) == 2 else [f"C{i}" for i in range(10)]
     for i, r in enumerate(sorted(rows, key=amplitude)):
         t = read_table(os.path.join(r["dir"], "three_disk.csv"))
@@ -344,8 +353,9 @@ def fig_5_6(outs):
     ax.set_xlabel(r"$\delta\theta = -(\tau_{01} + \tau_{02})/(2 k_t R)$ [rad]")
     ax.set_ylabel(r"$\Theta = (\tau_{02} - \tau_{01})/(2 k_t R)$ [rad]")
     ax.ticklabel_format(style="sci", scilimits=(-3, 3))
-    ax.set_title("Fig. 5.6: paths in the Amonton quadrilateral")
-    ax.legend(fontsize=8)
+    style.title(ax, "Fig. 5.6: paths in the Amonton quadrilateral",
+                "one path per $A_e$; corners of the closed forms at zero acceleration")
+    ax.legend()
     return fig
 
 
@@ -353,7 +363,7 @@ def fig_5_7(outs):
     """MD omega_bar * omega_e (points) against the stick-slip rotor, eq. (5.9) where valid
     (lines through the scan's amplitudes), per tilt; right: MD against rotor, with y = x."""
     rows = harmonic_scan(outs, "amplitude", "/torque/amplitude", TORQUE_CASE)
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4.5))
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=style.figsize(0.41, columns=2))
     md = curves(rows, amplitude, lambda r: r["omega_bar_omega_e"], by_tilt)
     for i, label, pts in md:
         ax.plot([p[0] for p in pts], [p[2]["omega_bar_omega_e_rotor"] for p in pts], "-",
@@ -364,13 +374,14 @@ def fig_5_7(outs):
                 marker=MARKERS[i], color=f"C{i}", label=label)
     ax.set_xlabel(r"$A_e$ [N m]")
     ax.set_ylabel(W_LABEL)
-    ax.set_title("Fig. 5.7: MD (points), eq. (5.9) / rotor (lines)")
-    ax.legend(fontsize=8)
+    style.title(ax, "Fig. 5.7: mean rotation, MD and stick-slip rotor",
+                "MD (points), eq. (5.9) / rotor (lines)")
+    ax.legend()
     top = max(max(r["omega_bar_omega_e_rotor"], r["omega_bar_omega_e"]) for r in rows)
     bx.plot([0, top], [0, top], "k--", lw=1, label="y = x")
     bx.set_xlabel(r"rotor / eq. (5.9): $\bar\omega\,\omega_e$ [rad/s$^2$]")
     bx.set_ylabel(r"MD: $\bar\omega\,\omega_e$ [rad/s$^2$]")
-    bx.legend(fontsize=8)
+    bx.legend()
     return fig
 
 
@@ -397,28 +408,30 @@ def plot_random(ax, rows, x, group):
                 label="a contact opened (omitted by the thesis)")
     ax.axhline(0.0, color="0.7", lw=0.8)
     ax.set_ylabel(r"$\bar\omega$ [rad/s]")
-    ax.legend(fontsize=8)
+    ax.legend()
 
 
 def fig_5_8(outs):
     """Random vibration: omega_bar vs the RMS amplitude A_b of the supports, one line per tilt."""
     rows = random_scan(outs, "/supports/amplitude", support_amplitude,
                        "cases/three_disk_fig5_8_5_9_random_scan.json")
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     plot_random(ax, rows, lambda r: support_amplitude(r) * 1e5, by_tilt)
     ax.set_xlabel(r"$A_b$ [$10^{-5}$ m]")
-    ax.set_title("Fig. 5.8: randomly vibrated supports")
+    style.title(ax, "Fig. 5.8: mean rotation vs support amplitude",
+                "randomly vibrated supports; one line per tilt")
     return fig
 
 
 def fig_5_9(outs):
     """Random vibration: omega_bar vs theta_T, one line per A_b."""
     rows = random_scan(outs, "/tilt_pi", tilt_pi, "cases/three_disk_fig5_8_5_9_random_scan.json")
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     plot_random(ax, rows, tilt_pi, lambda r: (support_amplitude(r),
                                               f"$A_b$ = {support_amplitude(r):.0e} m"))
     ax.set_xlabel(r"$\theta_T / \pi$")
-    ax.set_title("Fig. 5.9: randomly vibrated supports")
+    style.title(ax, "Fig. 5.9: mean rotation vs tilt",
+                "randomly vibrated supports; one line per $A_b$")
     return fig
 
 
@@ -458,7 +471,7 @@ def wedge_axes(ax, x_label=r"$\theta_T$ [deg]", y_label=r"$R\bar\omega / (A\omeg
     ax.axhline(0.0, color="0.7", lw=0.8)
     ax.set_xlabel(x_label)
     ax.set_ylabel(y_label)
-    ax.legend(fontsize=7)
+    ax.legend()
 
 
 def fig_6_3(outs):
@@ -466,7 +479,7 @@ def fig_6_3(outs):
     case = "cases/wedge_fig6_md_gamma_scan.json"
     rows = read_scan(outs[0])
     need(rows, outs[0], "wedge_md", [("/drive/gamma", gamma)], case)
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     if len({wedge_tilt(r) for r in rows}) > 1:
         plot_curves(ax, curves(rows, wedge_tilt, lambda r: r["omega_bar"], by_gamma))
         wedge_axes(ax, y_label=r"$\bar\omega$ [rad/s]")
@@ -474,7 +487,8 @@ def fig_6_3(outs):
         plot_curves(ax, curves(rows, gamma, lambda r: r["omega_bar"],
                                lambda r: (0, rf"MD, $\theta_T$ = {wedge_tilt(r):g} deg")))
         wedge_axes(ax, r"$\Gamma$", r"$\bar\omega$ [rad/s]")
-    ax.set_title(f"Fig. 6.3: wedge by MD, {pointer(rows[0]['case'], '/drive/frequency'):g} Hz")
+    style.title(ax, "Fig. 6.3: mean rotation of the disk in the wedge, MD",
+                f"{pointer(rows[0]['case'], '/drive/frequency'):g} Hz")
     return fig
 
 
@@ -483,7 +497,7 @@ def fig_6_4(outs):
     rows = wedge_scan(outs[0], "wedge", "(/drive/gamma, /drive/frequency)",
                       lambda r: (gamma(r), pointer(r["case"], "/drive/frequency")),
                       "cases/wedge_fig6_ed_tilt_scan.json with a scan over Gamma, f and tilt")
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
 
     def group(r):
         wb = 2 * math.pi * pointer(r["case"], "/drive/frequency")
@@ -491,13 +505,14 @@ def fig_6_4(outs):
 
     plot_curves(ax, curves(rows, wedge_tilt, scaled, group), fmt="--", mfc="none")
     wedge_axes(ax)
-    ax.set_title("Fig. 6.4: ED, scale invariance")
+    style.title(ax, "Fig. 6.4: scaled rotation vs tilt, ED",
+                r"scale invariance: one line per ($\Gamma$, $\omega_b$)")
     return fig
 
 
 def fig_6_5(outs):
     """MD (one line per Gamma) and ED (thick line, open circles) on the same axes."""
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     seen = set()
     for out in outs:
         rows = read_scan(out)
@@ -518,7 +533,7 @@ def fig_6_5(outs):
     if seen != {"wedge", "wedge_md"}:
         print(f"note: only {', '.join(sorted(seen))} given; fig. 6.5 compares wedge_md with wedge")
     wedge_axes(ax)
-    ax.set_title("Fig. 6.5: MD and ED")
+    style.title(ax, "Fig. 6.5: scaled rotation vs tilt", "MD and ED")
     return fig
 
 
@@ -526,11 +541,12 @@ def fig_6_6(outs):
     """ED: R omega_bar/(A omega_b) vs theta_T, one line per mu."""
     rows = wedge_scan(outs[0], "wedge", "/contact/mu", lambda r: r["case"]["contact"]["mu"],
                       "cases/wedge_fig6_ed_mu_scan.json")
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     mu = lambda r: r["case"]["contact"]["mu"]  # noqa: E731
     plot_curves(ax, curves(rows, wedge_tilt, scaled, lambda r: (mu(r), rf"$\mu$ = {mu(r):g}")))
     wedge_axes(ax)
-    ax.set_title("Fig. 6.6: ED, friction coefficient")
+    style.title(ax, "Fig. 6.6: scaled rotation vs tilt, ED",
+                r"one line per friction coefficient $\mu$")
     return fig
 
 
@@ -539,12 +555,13 @@ def fig_6_7(outs):
     rows = wedge_scan(outs[0], "wedge", "/wedge/aperture_deg",
                       lambda r: pointer(r["case"], "/wedge/aperture_deg", 120.0),
                       "cases/wedge_fig6_ed_aperture_scan.json")
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     ap = lambda r: pointer(r["case"], "/wedge/aperture_deg", 120.0)  # noqa: E731
     plot_curves(ax, curves(rows, lambda r: wedge_tilt(r) / critical_tilt(r), scaled,
                            lambda r: (ap(r), rf"$\theta_W$ = {ap(r):g} deg")))
     wedge_axes(ax, r"$\theta_T / \theta_0$")
-    ax.set_title("Fig. 6.7: ED, wedge aperture")
+    style.title(ax, r"Fig. 6.7: scaled rotation vs $\theta_T / \theta_0$, ED",
+                r"one line per wedge aperture $\theta_W$")
     return fig
 
 
@@ -552,17 +569,18 @@ def fig_6_8(outs):
     """ED: R omega_bar/(A omega_b) vs theta_T, one line per e_n."""
     en = lambda r: pointer(r["case"], "/contact/e_n", 0.9)  # noqa: E731
     rows = wedge_scan(outs[0], "wedge", "/contact/e_n", en, "cases/wedge_fig6_ed_en_scan.json")
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     plot_curves(ax, curves(rows, wedge_tilt, scaled, lambda r: (en(r), f"$e_n$ = {en(r):g}")))
     wedge_axes(ax)
-    ax.set_title("Fig. 6.8: ED, normal restitution")
+    style.title(ax, "Fig. 6.8: scaled rotation vs tilt, ED",
+                "one line per normal restitution $e_n$")
     return fig
 
 
 def fig_6_9(outs):
     """ED: R omega_bar/(A omega_b) vs theta_T, one line per kappa = k_t/k_n (contact-law e_t),
     and a line for every folder run with the large-kappa e_t."""
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=style.figsize(0.75))
     rows = []
     for out in outs:
         r = read_scan(out)
@@ -582,7 +600,8 @@ def fig_6_9(outs):
                           "contact-law e_t (docs/figures.md)")
     plot_curves(ax, groups)
     wedge_axes(ax)
-    ax.set_title(r"Fig. 6.9: ED, stiffness ratio $\kappa = k_t/k_n$")
+    style.title(ax, "Fig. 6.9: scaled rotation vs tilt, ED",
+                r"one line per stiffness ratio $\kappa = k_t/k_n$")
     return fig
 
 
@@ -596,16 +615,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("fig", choices=list(FIGURES))
     ap.add_argument("out", nargs="+", help="output folder(s) of the figure's case(s)")
-    ap.add_argument("--png")
+    style.add_arguments(ap)
     a = ap.parse_args()
+    style.apply(a)
     try:
         fig = FIGURES[a.fig](a.out)
     except FigureError as e:
         sys.exit(f"figure {a.fig}: {e}")
     fig.tight_layout()
-    png = a.png or os.path.join(a.out[0], f"fig{a.fig}.png")
-    fig.savefig(png, dpi=120)
-    print(png)
+    path, fmt = style.target(a, os.path.join(a.out[0], f"fig{a.fig}"))
+    style.save(fig, path, fmt)
+    print(path)
 
 
 if __name__ == "__main__":
