@@ -14,6 +14,7 @@
 #include "ensemble_binding.hpp"
 #include "granular/cases/case.hpp"
 #include "granular/io/json_reader.hpp"
+#include "granular/io/provenance.hpp"
 #include "run_case.hpp"
 
 namespace nb = nanobind;
@@ -69,6 +70,8 @@ NB_MODULE(_core, m) {
   m.doc() = "granular's engine: cases, runs and ensembles (docs/python.md)";
   m.attr("__version__") = GRANULAR_VERSION;
   m.attr("max_json_depth") = granular::io::max_json_depth;
+  m.def("version_line", &granular::io::version_line);
+  m.def("set_command_line", &granular::io::set_command_line);
 
   // granular.CaseError: a ValueError whose message is the CLI's one line (file: pointer: what),
   // with the three parts as attributes

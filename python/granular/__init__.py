@@ -3,6 +3,10 @@
 Cases load and validate exactly as the CLI's ``granular validate``; runs write the CLI's
 outputs and return them as numpy arrays. See docs/python.md.
 """
+import shlex as _shlex
+import sys as _sys
+
+from . import _core
 from ._core import CaseError, __version__
 from ._cases import Case, load_case, case_from_dict
 from ._ensemble import Ensemble
@@ -11,3 +15,6 @@ from ._run import run
 
 __all__ = ["CaseError", "__version__", "Case", "load_case", "case_from_dict", "Ensemble", "Result", "read",
            "run"]
+
+# summary.json records what started a run (docs/outputs.md, "Provenance"): here, the script
+_core.set_command_line(_shlex.join(["python"] + [a for a in _sys.argv if a]))

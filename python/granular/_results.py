@@ -47,6 +47,8 @@ class Result:
       tables   {CSV file stem: {column: numpy array}} for every CSV of the folder
       points   a scan's points, one Result per point_<k>/ folder, in order (else [])
       report   the table the CLI prints at the end of a run ("" for a result read back)
+      units    {CSV file stem: {column: unit}} as summary.json records them ("" for a count,
+               an index or a dimensionless number; {} for a run written before it did)
     """
 
     def __init__(self, out, summary, tables, points, report=""):
@@ -56,6 +58,8 @@ class Result:
         self.tables = tables
         self.points = points
         self.report = report
+        self.units = {name.rsplit(".", 1)[0]: {c["name"]: c["unit"] for c in columns}
+                      for name, columns in summary.get("tables", {}).items()}
 
     # packing ensembles (docs/outputs.md, "packing_ensemble")
     @property

@@ -93,7 +93,7 @@ void run_collision(const md::CollisionCase& c, const RunContext& ctx) {
   write_file_atomic(out_dir / "collision.csv", collision_csv(trace));
 
   // the summary last, so that its presence means the run completed
-  nlohmann::json summary = summary_header("collision", case_echo);
+  nlohmann::json summary = run_summary_head("collision", case_echo);
   summary["status"] = status;
   summary["m_eff"] = r.m_eff;
   summary["damping_ratio"] = r.damping_ratio;

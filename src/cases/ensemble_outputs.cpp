@@ -161,7 +161,7 @@ void write_ensemble_results(const md::EnsembleCase& c, const md::EnsembleResult&
   disks_csv.close();
 
   // summary.json, last
-  nlohmann::json j = summary_header("packing_ensemble", ctx.case_echo);
+  nlohmann::json j = run_summary_head("packing_ensemble", ctx.case_echo);
   if (ctx.case_echo.is_object() && ctx.case_echo.contains("seed")) {
     j["seed"] = ctx.case_echo["seed"];
   } else {

@@ -148,7 +148,7 @@ class MinimalCase : public Case {
     const md::MinimalPackingResult& p = r.packings[0];
     const double omega_bar = md::mean_omega(p.rotation);
     io::write_file_atomic(ctx.out_dir / table_.file, series.str());
-    nlohmann::json s_json = io::summary_header(name_, ctx.case_echo);
+    nlohmann::json s_json = run_summary_head(name_, ctx.case_echo);
     // a healthy run whose rotation overflows a double (a torque ramped to 1e248 N m/s) has no
     // result to report
     std::uint32_t status = p.status;

@@ -1,4 +1,5 @@
 #include "granular/cases/models.hpp"
+#include "granular/io/output.hpp"
 
 namespace granular::cases {
 
@@ -15,6 +16,12 @@ const std::vector<Model>& models() {
       {"wedge_md", load_wedge_md, wedge_md_tables},
   };
   return all;
+}
+
+nlohmann::json run_summary_head(const std::string& model, const nlohmann::json& case_echo) {
+  for (const Model& m : models())
+    if (model == m.name) return io::summary_header(model, case_echo, m.tables());
+  return io::summary_header(model, case_echo, {});
 }
 
 }  // namespace granular::cases

@@ -82,7 +82,7 @@ class ScanCase : public Case {
       csv.end_row();
     }
     io::write_file_atomic(ctx.out_dir / "scan.csv", csv.str());
-    nlohmann::json summary = io::summary_header(points_.front().loaded.model, ctx.case_echo);
+    nlohmann::json summary = run_summary_head(points_.front().loaded.model, ctx.case_echo);
     summary["status"] = "completed";
     summary["scan"] = {{"keys", keys_}, {"points", points_.size()}, {"file", "scan.csv"}};
     io::write_json_atomic(ctx.out_dir / "summary.json", summary);

@@ -16,6 +16,7 @@
 #include "granular/cases/ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
 #include "granular/io/file.hpp"
+#include "granular/io/provenance.hpp"
 #if GRANULAR_HAVE_MPI
 #include "mpi_run.hpp"
 #endif
@@ -316,9 +317,13 @@ int main(int argc, char** argv) {
     return kSuccess;
   }
   if (args[0] == "--version") {
-    std::cout << "granular " << GRANULAR_VERSION << "\n";
+    std::cout << granular::io::version_line() << "\n";
     return kSuccess;
   }
+  // summary.json records what started the run (provenance.hpp)
+  std::string command = "granular";
+  for (const std::string& a : args) command += " " + granular::io::shell_word(a);
+  granular::io::set_command_line(command);
 
   // bad input maps to 2, anything else that goes wrong to 1
   // under mpirun every rank parses the same line: rank 0 alone reports

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "granular/io/provenance.hpp"
+
 namespace granular::io {
 
 void write_json_atomic(const std::filesystem::path& path, const nlohmann::json& j) {
@@ -20,8 +22,19 @@ std::string format_value(const char* format, double x) {
   return buf;
 }
 
-nlohmann::json summary_header(const std::string& model, const nlohmann::json& case_echo) {
-  return {{"model", model}, {"granular_version", GRANULAR_VERSION}, {"case", case_echo}};
+nlohmann::json summary_header(const std::string& model, const nlohmann::json& case_echo,
+                              const std::vector<TableSpec>& tables) {
+  nlohmann::json units = nlohmann::json::object();
+  for (const TableSpec& t : tables) {
+    nlohmann::json columns = nlohmann::json::array();
+    for (const Column& c : t.columns) columns.push_back({{"name", c.name}, {"unit", c.unit}});
+    units[t.file] = std::move(columns);
+  }
+  return {{"model", model},
+          {"granular_version", GRANULAR_VERSION},
+          {"case", case_echo},
+          {"provenance", provenance()},
+          {"tables", std::move(units)}};
 }
 
 void put_run_status(nlohmann::json& summary, const std::string& status, const std::string& reason,

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -136,7 +137,42 @@ TEST_F(Cli, HelpAndVersion) {
   EXPECT_NE(h.out.find("usage: granular run CASE.json"), std::string::npos);
   const Result v = granular("--version");
   EXPECT_EQ(v.code, 0);
-  EXPECT_EQ(v.out, std::string("granular ") + GRANULAR_VERSION + "\n");
+  EXPECT_EQ(v.out.rfind(std::string("granular ") + GRANULAR_VERSION + " (commit ", 0), 0u) << v.out;
+  EXPECT_NE(v.out.find("-bit vectors"), std::string::npos) << v.out;
+  EXPECT_EQ(std::count(v.out.begin(), v.out.end(), '\n'), 1) << v.out;
+}
+
+// summary.json says where its result comes from (issue 21, item 5): the commit and build the
+// binary was made from, the host, the date and the command line, and every table's units.
+TEST_F(Cli, SummaryRecordsProvenanceAndUnits) {
+  const fs::path out = dir_ / "with space";
+  const std::string args = "run '" + std::string(GRANULAR_SOURCE_DIR) +
+                           "/cases/collision_disk_wall.json' --out '" + out.string() +
+                           "' --set /impact/u_t=0.2";
+  ASSERT_EQ(granular(args).code, 0);
+  const nlohmann::json s = nlohmann::json::parse(slurp(out / "summary.json"));
+  const nlohmann::json& p = s["provenance"];
+  EXPECT_EQ(p["granular_version"], GRANULAR_VERSION);
+  // shell words: quoted only where the shell needs it (the space)
+  EXPECT_EQ(p["command_line"], "granular run " + std::string(GRANULAR_SOURCE_DIR) +
+                                   "/cases/collision_disk_wall.json --out '" + out.string() +
+                                   "' --set /impact/u_t=0.2");
+  EXPECT_TRUE(
+      std::regex_match(p["date"].get<std::string>(),
+                       std::regex("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")))
+      << p["date"];
+  EXPECT_FALSE(p["host"].get<std::string>().empty());
+  for (const char* key : {"type", "native", "arch_flags", "vector_bits", "cuda",
+                          "cuda_architectures", "mpi", "compiler"})
+    EXPECT_TRUE(p["build"].contains(key)) << key;
+  // --version names the same commit
+  const std::string commit = p["commit"];
+  EXPECT_NE(granular("--version").out.find("(commit " + commit + ","), std::string::npos);
+  // the units, as the table declares them
+  const nlohmann::json& columns = s["tables"]["collision.csv"];
+  ASSERT_FALSE(columns.empty());
+  EXPECT_EQ(columns[0]["name"], "t");
+  EXPECT_EQ(columns[0]["unit"], "s");
 }
 
 TEST_F(Cli, ValidatePrintsDerivedQuantities) {

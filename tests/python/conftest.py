@@ -16,7 +16,7 @@ SHORT_DEMO = {"/drive/gamma": [0.6, 2, 8], "/run/settle_time": 0.05,
               "/run/transient_time": 0.05, "/run/measure_time": 0.1}
 
 # The keys of summary.json a run's timing and machine decide (tests/support/same_outputs.hpp).
-RUN_DEPENDENT = ("wall_time_s", "advance_time_s", "particle_steps_per_s", "threads")
+RUN_DEPENDENT = ("wall_time_s", "advance_time_s", "particle_steps_per_s", "threads", "provenance")
 
 
 def set_args(overrides):

@@ -9,7 +9,9 @@ from conftest import CASES, DATA, granular_cli, set_args
 
 
 def test_version_is_the_clis():
-    assert granular_cli("--version").stdout == f"granular {granular.__version__}\n"
+    line = granular_cli("--version").stdout
+    assert line.startswith(f"granular {granular.__version__} (commit ")
+    assert line == granular._core.version_line() + "\n"
 
 
 @pytest.mark.parametrize("name", ["bad_negative_gamma", "bad_unknown_key", "bad_wrong_type",

@@ -49,6 +49,12 @@ def test_read_returns_the_runs_result(demo_module_run):
     back = granular.read(out)
     assert back == r
     assert back.report == ""
+    # the units summary.json records (issue 21, item 5), by table
+    assert back.units["energy"]["t"] == "s"
+    assert back.units["disks"]["omega_bar"] == "rad/s"
+    assert back.units["disks"]["packing"] == ""
+    assert set(back.units) == {"energy", "angles", "disks"}
+    assert back.summary["provenance"]["command_line"].startswith("python")
 
 
 def test_a_run_without_out_leaves_nothing(demo_module_run):

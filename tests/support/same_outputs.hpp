@@ -15,9 +15,10 @@
 
 namespace granular::test {
 
-// The keys of summary.json a run's timing and machine decide.
+// The keys of summary.json a run's timing and machine decide (provenance: its date, host and
+// command line).
 inline const char* const run_dependent[] = {"wall_time_s", "advance_time_s", "particle_steps_per_s",
-                                            "threads"};
+                                            "threads", "provenance"};
 
 inline std::vector<std::string> sorted_names(const std::filesystem::path& dir) {
   std::vector<std::string> names;

@@ -94,6 +94,9 @@ struct Model {
 // Every model a case file may name.
 const std::vector<Model>& models();
 
+// The head of a run's summary.json (io::summary_header) with the tables of model `model`.
+nlohmann::json run_summary_head(const std::string& model, const nlohmann::json& case_echo);
+
 struct LoadedCase {
   std::string path;   // the case file as given
   std::string model;  // the value of "model"

@@ -16,8 +16,10 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "granular/io/file.hpp"
+#include "granular/io/table.hpp"
 
 namespace granular::io {
 
@@ -31,8 +33,11 @@ nlohmann::json json_number(double x);
 std::string format_value(const char* format, double x);
 
 // The fields every summary.json starts with: "model", "granular_version", "case" (the case as
-// run, after --set overrides and defaults).
-nlohmann::json summary_header(const std::string& model, const nlohmann::json& case_echo);
+// run, after --set overrides and defaults), "provenance" (provenance.hpp: commit, build, host,
+// date, command line) and "tables": each of `tables` (the model's CSVs) by file name, its
+// columns in order as {"name", "unit"} ("" for a count, an index or a dimensionless number).
+nlohmann::json summary_header(const std::string& model, const nlohmann::json& case_echo,
+                              const std::vector<TableSpec>& tables);
 
 // How an impact run ended (docs/outputs.md): "status" (the driver's word, the same for every
 // model), "reason" (the model's word for a model-specific stop, else null) and "detail" (a

@@ -343,7 +343,7 @@ void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesyst
   io::write_file_atomic(out_dir / "contact_phases.csv", contact_csv(r));
 
   // the summary last, so that its presence means the run completed
-  nlohmann::json summary = io::summary_header("billiard", case_echo);
+  nlohmann::json summary = run_summary_head("billiard", case_echo);
   io::put_run_status(summary, run_status_name(r.status), r.reason, r.detail);
   summary["t_end"] = r.t_end;
   summary["counts"] = {{"collisions", r.collisions.size()},

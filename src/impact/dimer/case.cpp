@@ -244,7 +244,7 @@ class DimerCase : public Case {
     io::write_file_atomic(out_dir / "phases.csv", phases_csv(r));
 
     // the summary last, so that its presence means the run completed
-    nlohmann::json summary = io::summary_header("dimer", case_echo);
+    nlohmann::json summary = run_summary_head("dimer", case_echo);
     add_results(summary, r, frequency_, p_.g);
     summary["impact_count"] = r.impacts.size();
     summary["double_impact_count"] = double_impacts(r);
@@ -346,7 +346,7 @@ class DimerCase : public Case {
       progress << line;
     }
     io::write_file_atomic(out_dir / "sweep.csv", csv.str());
-    nlohmann::json summary = io::summary_header("dimer", case_echo);
+    nlohmann::json summary = run_summary_head("dimer", case_echo);
     summary["sweep"] = std::move(rows);
     summary["sweep_file"] = "sweep.csv";
     io::write_json_atomic(out_dir / "summary.json", summary);

@@ -128,7 +128,7 @@ class PendulumCase : public Case {
     io::write_file_atomic(out_dir / "pendulum.csv", csv(r));
 
     // the summary last, so that its presence means the run completed
-    nlohmann::json summary = io::summary_header("pendulum", case_echo);
+    nlohmann::json summary = run_summary_head("pendulum", case_echo);
     io::put_run_status(summary, run_status_name(r.status), r.reason, r.detail);
     summary["t_end"] = o_.driver.t_end;
     summary["t_final"] = r.t_final;

@@ -208,7 +208,7 @@ class PrismCase : public Case {
     io::write_file_atomic(out_dir / "rolling.csv", rolling_csv(r, b, gauges_));
 
     // the summary last, so that its presence means the run completed
-    nlohmann::json s = io::summary_header("prism", case_echo);
+    nlohmann::json s = run_summary_head("prism", case_echo);
     const PrismGeometry& g = p_.geometry;
     s["geometry"] = {{"alpha", g.alpha},
                      {"face_width", b},

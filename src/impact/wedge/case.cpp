@@ -113,7 +113,7 @@ class WedgeCase : public Case {
                     << (r.reason.empty() ? "" : " (" + r.reason + ")")
                     << "\n  R w_bar/(A w_b) = " << io::format_value("%.6g", r.mean_rotation)
                     << ", w_bar = " << io::format_value("%.6g", omega_bar) << " rad/s\n";
-    nlohmann::json s = io::summary_header("wedge", ctx.case_echo);
+    nlohmann::json s = run_summary_head("wedge", ctx.case_echo);
     io::put_run_status(s, run_status_name(r.status), r.reason, r.detail);
     s["collisions"] = r.collisions;
     s["rejections"] = r.rejections;
