@@ -26,6 +26,8 @@ class LineBuffer : public std::streambuf {
     if (c == '\n') {
       on_line_(line_);
       line_.clear();
+    } else if (c == '\r' && line_.empty()) {
+      // the mark of a periodic progress line (cases::RunContext::progress): not its text
     } else {
       line_ += c;
     }

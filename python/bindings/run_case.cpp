@@ -11,6 +11,7 @@
 
 #include "granular/cases/ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
+#include "granular/cases/progress_output.hpp"
 #include "granular/io/file.hpp"
 #include "line_stream.hpp"
 
@@ -63,10 +64,15 @@ std::string run_case(const cases::LoadedCase& lc, const RunRequest& request) {
   ctx.resume = request.resume;
   ctx.checkpoint_interval = request.checkpoint_interval;
   ctx.report = &report;
-  ctx.progress = progress.get();
   lc.spec->check_run(ctx);
   cases::check_run_folder(out, lc.echo, std::nullopt, request.resume, request.force);
   if (request.force) cases::clear_output_folder(out);
+
+  // the progress to the callback and to run.log, as the CLI writes them (docs/outputs.md)
+  cases::RunLog log(out, request.resume);
+  auto tee_buffer = std::make_unique<cases::ProgressOutput>(progress.get(), false, &log.stream());
+  auto tee = std::make_unique<std::ostream>(tee_buffer.get());
+  ctx.progress = tee.get();
 
   // Python's own SIGINT handler sets a flag; PyErr_CheckSignals runs the handler, which raises
   // KeyboardInterrupt, on the main thread (the run asks `stop` from the thread that called it)
@@ -87,15 +93,23 @@ std::string run_case(const cases::LoadedCase& lc, const RunRequest& request) {
     } catch (const io::FileError& failed) {
       // a full or vanished disk: what was checkpointed before is still there to resume
       const fs::path checkpoint = cases::checkpoint_path(out);
+      log.finish(std::string("failed (") + failed.what() + ")");
       throw std::runtime_error(std::string(failed.what()) +
                                (fs::exists(checkpoint, ec)
                                     ? "; the last checkpoint is " + checkpoint.string() +
                                           ": make room, then run again with resume=True"
                                     : ""));
+    } catch (const std::exception& failed) {
+      log.finish(std::string("failed (") + failed.what() + ")");
+      throw;
     }
     // a last line without its newline reaches the callback too
+    tee.reset();
+    tee_buffer.reset();
     progress.reset();
     progress_buffer.reset();
+    log.finish(end == cases::RunEnd::interrupted ? std::string("stopped,")
+                                                 : "finished, outputs in " + out.string() + ",");
   }
   if (pending) throw std::move(*pending);
   if (end == cases::RunEnd::interrupted)

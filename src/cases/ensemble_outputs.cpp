@@ -451,7 +451,7 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
                   "[%-9s] t = %10.4f s  %5.1f %%  %.3g particle-steps/s  elapsed %s  ETA %s\n",
                   md::phase_name(p.phase), p.t, 100.0 * p.fraction, p.particle_steps_per_s,
                   duration(elapsed).c_str(), eta.c_str());
-    progress << line << std::flush;
+    progress << '\r' << line << std::flush;  // a periodic line (RunContext::progress)
   };
   StreamSums sums(out_dir);
   options.on_checkpoint = [&](const md::RunPosition& position, const md::EnsembleState& s,
@@ -559,7 +559,7 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
     char line[160];
     std::snprintf(line, sizeof line, "[%-9s] t = %10.4f s  %5.1f %%  %.4g events\n",
                   md::phase_name(phase), t, 100.0 * fraction, events);
-    progress << line << std::flush;
+    progress << '\r' << line << std::flush;  // a periodic line (RunContext::progress)
   };
 
   const md::ed::EdResult r = md::ed::run_ensemble_ed(c, ed, ctx.threads, observer);

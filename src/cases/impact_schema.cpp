@@ -116,7 +116,7 @@ void report_progress(impact::DriverOptions& o, std::ostream* progress, const std
   o.on_progress = [progress, model, t_end, start](double t, long long events) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    *progress << model << ": ";
+    *progress << '\r' << model << ": ";  // a periodic line (RunContext::progress)
     if (t_end < 1e299) {
       *progress << "t = " << io::format_value("%.6g", t) << " s ("
                 << io::format_value("%.3g", 100.0 * t / t_end) << "% of t_end), ";

@@ -92,7 +92,9 @@ bool is_run_output(const std::string& name) {
   const std::string tmp = ".tmp";
   if (name.size() > tmp.size() && name.compare(name.size() - tmp.size(), tmp.size(), tmp) == 0)
     return is_run_output(name.substr(0, name.size() - tmp.size()));
-  if (name == "summary.json" || name == "checkpoint.bin" || name == "scan.csv") return true;
+  if (name == "summary.json" || name == "checkpoint.bin" || name == "scan.csv" ||
+      name == "run.log")
+    return true;
   // the snapshots folder and its files (docs/outputs.md, "Snapshots")
   if (name == "snapshots") return true;
   const auto ends_with = [&](const std::string& end) {

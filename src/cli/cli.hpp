@@ -16,6 +16,9 @@ namespace granular::cli {
 constexpr int kSuccess = 0;
 constexpr int kRunFailure = 1;
 constexpr int kBadInput = 2;
+// a run stopped by a signal that left a checkpoint: --resume continues it (sysexits.h's
+// EX_TEMPFAIL, "try again later"), told apart from a failure by a batch script
+constexpr int kStopped = 75;
 
 struct Options {
   std::string command;  // "run", "validate" or "merge"
@@ -29,6 +32,7 @@ struct Options {
   std::optional<cases::PackingRange> packings;
   double checkpoint_interval = 600.0;  // [s] of wall time; 0: no checkpoints
   std::vector<std::string> sets;
+  bool quiet = false;  // run: no progress or notes on stderr
 };
 
 // The output folder of `granular run`: --out, else out/<case file stem>.

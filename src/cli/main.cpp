@@ -1,11 +1,14 @@
 // The `granular` command: run or validate a JSON case, or merge the shards of a run. Exit codes: 0
 // success, 2 bad input (case, option, command, nothing to resume; nothing is created), 1 unexpected
 // failure or an interrupt during a run.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -15,6 +18,7 @@
 #include "granular/cases/case.hpp"
 #include "granular/cases/ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
+#include "granular/cases/progress_output.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/provenance.hpp"
 #if GRANULAR_HAVE_MPI
@@ -27,18 +31,77 @@ namespace fs = std::filesystem;
 using granular::cases::LoadedCase;
 using granular::cli::kBadInput;
 using granular::cli::kRunFailure;
+using granular::cli::kStopped;
 using granular::cli::kSuccess;
 using granular::cli::Options;
 using granular::io::CaseError;
 
 const char* const kUsage =
     "usage: granular run CASE.json [--out DIR] [--threads N] [--backend cpu|cuda] [--resume]\n"
-    "                    [--force] [--packings FIRST:LAST] [--checkpoint-interval S]\n"
+    "                    [--force] [--packings FIRST:LAST] [--checkpoint-interval S] [--quiet]\n"
     "                    [--set /json/pointer=value]...\n"
     "       granular validate CASE.json [--threads N] [--backend cpu|cuda]\n"
     "                    [--set /json/pointer=value]...\n"
     "       granular merge --out DIR [--force] SHARD_DIR...\n"
-    "       granular --help | --version\n";
+    "       granular COMMAND --help | granular --help | granular --version\n";
+
+// Each command's help: what it does, its options, its exit codes.
+struct CommandHelp {
+  const char* command;
+  const char* text;
+};
+const CommandHelp kCommandHelp[] = {
+    {"run",
+     "usage: granular run CASE.json [--out DIR] [--threads N] [--backend cpu|cuda] [--resume]\n"
+     "                    [--force] [--packings FIRST:LAST] [--checkpoint-interval S] [--quiet]\n"
+     "                    [--set /json/pointer=value]...\n"
+     "\n"
+     "Validates CASE.json, then runs it and writes its outputs into DIR (docs/outputs.md):\n"
+     "the model's CSVs, summary.json last, run.log (the progress and the provenance).\n"
+     "\n"
+     "  --out DIR               output folder (default: out/<case file stem>)\n"
+     "  --threads N             worker threads, N >= 1 (default: the OpenMP default)\n"
+     "  --backend cpu|cuda      where packing ensembles run (default: cpu); cuda needs a device\n"
+     "  --resume                continue the packing ensemble run in DIR from DIR/checkpoint.bin\n"
+     "                          (same case and shard; any backend and thread count)\n"
+     "  --force                 run into a folder that holds outputs (another case's, this case's\n"
+     "                          or an unfinished run's): removes the files granular writes, keeps\n"
+     "                          any others; without it such a folder is refused\n"
+     "  --packings FIRST:LAST   a shard: packings FIRST <= r < LAST of every Γ (packing_ensemble)\n"
+     "  --checkpoint-interval S seconds of wall time between checkpoints of a packing ensemble\n"
+     "                          run (default: 600; 0: none). Ctrl-C or SIGTERM also writes one\n"
+     "                          and stops; the checkpoint is removed once summary.json is written\n"
+     "  --quiet                 no progress and no notes on stderr (run.log keeps them)\n"
+     "  --set /pointer=value    override one key of the case before validation; value is JSON\n"
+     "                          when it parses, else a string; null removes the key "
+     "(repeatable)\n"},
+    {"validate",
+     "usage: granular validate CASE.json [--threads N] [--backend cpu|cuda]\n"
+     "                    [--set /json/pointer=value]...\n"
+     "\n"
+     "Checks CASE.json and prints the quantities derived from it (t_c, e_n, dt, ...) and, for\n"
+     "a packing ensemble, an estimate of the run's wall time from a short calibration run on\n"
+     "the given threads and backend. Writes nothing.\n"
+     "\n"
+     "  --threads N             threads the estimate assumes (default: the OpenMP default)\n"
+     "  --backend cpu|cuda      backend the estimate assumes (default: cpu)\n"
+     "  --set /pointer=value    override one key of the case before validation (repeatable)\n"},
+    {"merge",
+     "usage: granular merge --out DIR [--force] SHARD_DIR...\n"
+     "\n"
+     "Joins the complete shards of one packing ensemble run (granular run --packings) into DIR:\n"
+     "the files a single run writes (docs/outputs.md, \"Shards\"). Every shard's files are\n"
+     "verified against its summary.json before anything is written.\n"
+     "\n"
+     "  --out DIR               the merged run's folder\n"
+     "  --force                 merge into a folder that holds outputs\n"},
+};
+
+const char* const kExitCodes =
+    "\n"
+    "exit codes: 0 success, 2 bad input (nothing is created), 75 a run stopped by a signal with\n"
+    "            a checkpoint (repeat the command with --resume to continue), 1 any other\n"
+    "            failure\n";
 
 const char* const kHelp =
     "\n"
@@ -49,25 +112,7 @@ const char* const kHelp =
     "  merge      join the complete shards of one packing ensemble run into DIR: the files a\n"
     "             single run writes (docs/outputs.md, \"Shards\")\n"
     "\n"
-    "options:\n"
-    "  --out DIR               output folder (default: out/<case file stem>)\n"
-    "  --threads N             worker threads, N >= 1 (default: the OpenMP default)\n"
-    "  --backend cpu|cuda      where packing ensembles run (default: cpu); cuda needs a device\n"
-    "  --resume                continue the packing ensemble run in DIR from DIR/checkpoint.bin\n"
-    "                          (same case, shard and backend)\n"
-    "  --force                 run into a folder that holds outputs (another case's, this case's\n"
-    "                          or an unfinished run's): removes the files granular writes, keeps\n"
-    "                          any others; without it such a folder is refused\n"
-    "  --packings FIRST:LAST   a shard: packings FIRST <= r < LAST of every Γ (packing_ensemble)\n"
-    "  --checkpoint-interval S seconds of wall time between checkpoints of a packing ensemble\n"
-    "                          run (default: 600; 0: none). Ctrl-C or SIGTERM also writes one\n"
-    "                          and stops; the checkpoint is removed once summary.json is written\n"
-    "  --set /pointer=value    override one key of the case before validation; value is JSON\n"
-    "                          when it parses, else a string; null removes the key (repeatable)\n"
-    "\n"
-    "exit codes: 0 success, 1 failure or interrupt during a run, 2 bad input (nothing is\n"
-    "            created)\n"
-    "case files: docs/cases.md\n";
+    "granular COMMAND --help describes a command and its options. Case files: docs/cases.md.\n";
 
 // A bad command line: the message, then the usage line.
 struct UsageError {
@@ -156,6 +201,8 @@ Options parse_options(const std::vector<std::string>& args) {
       o.out = value;
     } else if (run && a == "--resume") {
       o.resume = true;
+    } else if (run && a == "--quiet") {
+      o.quiet = true;
     } else if ((run || merge) && a == "--force") {
       o.force = true;
     } else if (run && take("--packings", value)) {
@@ -245,38 +292,58 @@ int run(const Options& o) {
   ctx.packings = o.packings;
   ctx.checkpoint_interval = o.checkpoint_interval;
   ctx.report = &std::cout;
-  ctx.progress = &std::cerr;
   lc.spec->check_run(ctx);
-  for (const std::string& n : lc.notes) std::cerr << "note: " << n << "\n";
 
   // a folder that holds another run's files, or cannot take the outputs, is found now, not
   // after hours of computing
   granular::cases::check_run_folder(out, lc.echo, o.packings, o.resume, o.force);
   if (o.force) granular::cli::force_clear(out);
 
+  // the progress to stderr (unless --quiet) and to run.log, which a resumed run continues
+  granular::cases::RunLog log(out, o.resume);
+  granular::cases::ProgressOutput progress_buffer(o.quiet ? nullptr : &std::cerr, isatty(2) == 1,
+                                                  &log.stream());
+  std::ostream progress(&progress_buffer);
+  ctx.progress = &progress;
+  for (const std::string& n : lc.notes) progress << "note: " << n << "\n";
+
   // a run that can stop stops within a slice with a checkpoint, so days of work survive
   if (lc.spec->stoppable()) {
     ctx.stop = granular::cli::stop_requested;
     granular::cli::catch_stop_signals();
   }
+  const auto finish = [&](const std::string& how) {
+    progress << std::flush;
+    log.finish(how);
+  };
   granular::cases::RunEnd end = granular::cases::RunEnd::complete;
   try {
     end = lc.spec->run(ctx);
   } catch (const granular::io::FileError& failed) {
     // a full or vanished disk: what was checkpointed before is still there to resume
     const fs::path checkpoint = granular::cases::checkpoint_path(out);
+    finish(std::string("failed (") + failed.what() + ")");
     throw std::runtime_error(std::string(failed.what()) +
                              (fs::exists(checkpoint, ec)
                                   ? "; the last checkpoint is " + checkpoint.string() +
                                         ": make room, then repeat the command with --resume"
                                   : ""));
+  } catch (const std::exception& failed) {
+    finish(std::string("failed (") + failed.what() + ")");
+    throw;
   }
   if (end == granular::cases::RunEnd::interrupted) {
-    std::cerr << "granular: run interrupted; checkpoint in "
-              << granular::cases::checkpoint_path(out).string()
-              << ": repeat the command with --resume to continue\n";
-    return kRunFailure;
+    const std::string stopped = "granular: run interrupted; checkpoint in " +
+                                granular::cases::checkpoint_path(out).string() +
+                                ": repeat the command with --resume to continue";
+    progress << std::flush;
+    progress_buffer.end_line();
+    std::cerr << stopped << "\n";  // even with --quiet: how the run ended
+    log.stream() << stopped << "\n";
+    finish("stopped, exit " + std::to_string(kStopped) + ",");
+    return kStopped;
   }
+  finish("finished, outputs in " + out.string() + ",");
   std::cout << "outputs in " << out.string() << "\n";
   return kSuccess;
 }
@@ -313,8 +380,17 @@ int main(int argc, char** argv) {
     return kBadInput;
   }
   if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::cout << kUsage << kHelp;
+    std::cout << kUsage << kHelp << kExitCodes;
     return kSuccess;
+  }
+  // granular COMMAND --help
+  for (const CommandHelp& h : kCommandHelp) {
+    if (args[0] == h.command && std::any_of(args.begin() + 1, args.end(), [](const std::string& a) {
+          return a == "--help" || a == "-h";
+        })) {
+      std::cout << h.text << kExitCodes;
+      return kSuccess;
+    }
   }
   if (args[0] == "--version") {
     std::cout << granular::io::version_line() << "\n";

@@ -8,6 +8,7 @@
 #include "mpi_run.hpp"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,7 +22,9 @@
 
 #include "granular/cases/ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
+#include "granular/cases/progress_output.hpp"
 #include "granular/io/file.hpp"
+#include "granular/io/provenance.hpp"
 
 namespace granular::cli {
 
@@ -467,8 +470,15 @@ int run_ranks(const Options& o, const Ranks& m) {
     error = e.what();
   }
   if (const std::optional<std::string> bad = first_error(error, m)) return refuse(*bad);
+  // rank 0's progress to stderr (unless --quiet) and to run.log, as a run without mpirun
+  std::optional<cases::RunLog> log;
+  if (m.rank == 0) log.emplace(out, o.resume, " on " + std::to_string(m.size) + " MPI ranks");
+  cases::ProgressOutput progress_buffer(m.rank == 0 && !o.quiet ? &std::cerr : nullptr,
+                                        isatty(2) == 1, log ? &log->stream() : nullptr);
+  std::ostream progress(&progress_buffer);
+  if (m.rank == 0) ctx.progress = &progress;
   if (m.rank == 0)
-    for (const std::string& n : notes) std::cerr << "note: " << n << "\n";
+    for (const std::string& n : notes) progress << "note: " << n << "\n";
 
   // each rank its shards, one after the other; a stop anywhere stops all, each unfinished
   // shard keeping its checkpoint
@@ -497,10 +507,18 @@ int run_ranks(const Options& o, const Ranks& m) {
   relay.finish();
   int worst = outcome;
   MPI_Allreduce(&outcome, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (worst == kInterrupted && m.rank == 0)
-    std::cerr << "granular: run interrupted; checkpoints in " << out.string()
-              << "/.rank-<k>/ on each rank's node: repeat the command with --resume to continue "
-                 "(with another number of ranks where the ranks share the folder)\n";
+  progress << std::flush;
+  progress_buffer.end_line();
+  if (worst == kInterrupted && m.rank == 0) {
+    const std::string stopped =
+        "granular: run interrupted; checkpoints in " + out.string() +
+        "/.rank-<k>/ on each rank's node: repeat the command with --resume to continue "
+        "(with another number of ranks where the ranks share the folder)";
+    std::cerr << stopped << "\n";  // even with --quiet: how the run ended
+    log->stream() << stopped << "\n";
+    log->finish("stopped, exit " + std::to_string(kStopped) + ",");
+  }
+  if (worst == kInterrupted) return kStopped;
   if (worst != kComplete) return kRunFailure;
 
   // the shards to rank 0 in the order of their folders, each owner sending its own, then the
@@ -539,7 +557,10 @@ int run_ranks(const Options& o, const Ranks& m) {
   for (const Shard& s : mine) remove_folder(rank_folder(out, s.index));
   std::error_code ec;
   if (m.rank != 0) fs::remove(out, ec);  // made for the rank's folders alone: empty now
-  if (m.rank == 0) std::cout << "outputs in " << out.string() << "\n";
+  if (m.rank == 0) {
+    std::cout << "outputs in " << out.string() << "\n";
+    log->finish("finished, outputs in " + out.string() + ",");
+  }
   return kSuccess;
 }
 

@@ -62,6 +62,20 @@ class Cli : public ::testing::Test {
     return r;
   }
 
+  // The same on a pseudo-terminal (script(1)): stdout and stderr both land in `out`.
+  Result granular_on_terminal(const std::string& args) const {
+    const fs::path out = dir_ / "terminal.txt";
+    const std::string inner = "'" + std::string(GRANULAR_CLI) + "' " + args;
+    std::string quoted;  // inner as one single-quoted shell word
+    for (const char ch : inner) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    const std::string cmd = "cd '" + dir_.string() + "' && script -qec '" + quoted +
+                            "' /dev/null >'" + out.string() + "' 2>&1";
+    const int status = std::system(cmd.c_str());
+    Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), ""};
+    fs::remove(out);
+    return r;
+  }
+
   fs::path dir_;
 };
 
@@ -140,6 +154,43 @@ TEST_F(Cli, HelpAndVersion) {
   EXPECT_EQ(v.out.rfind(std::string("granular ") + GRANULAR_VERSION + " (commit ", 0), 0u) << v.out;
   EXPECT_NE(v.out.find("-bit vectors"), std::string::npos) << v.out;
   EXPECT_EQ(std::count(v.out.begin(), v.out.end(), '\n'), 1) << v.out;
+}
+
+// Issue 21, item 7: `granular COMMAND --help` was "unknown option"; an interrupt with a good
+// checkpoint and a failure both exited 1; no --quiet, no log in the output folder, progress
+// lines newline-terminated on a terminal too.
+TEST_F(Cli, EveryCommandHasItsHelp) {
+  for (const char* command : {"run", "validate", "merge"}) {
+    const Result h = granular(std::string(command) + " --help");
+    EXPECT_EQ(h.code, 0) << command;
+    EXPECT_EQ(h.out.rfind(std::string("usage: granular ") + command, 0), 0u) << h.out;
+    EXPECT_NE(h.out.find("75 a run stopped by a signal with"), std::string::npos) << h.out;
+  }
+  EXPECT_NE(granular("run -h").out.find("--quiet"), std::string::npos);
+  EXPECT_NE(granular("--help").out.find("granular COMMAND --help"), std::string::npos);
+}
+
+TEST_F(Cli, RunLogKeepsTheProgressAndQuietKeepsStderrClear) {
+  const std::string good = "'" + data_path("good_ensemble.json") + "' --threads 1";
+  const Result quiet = granular("run " + good + " --out q --quiet");
+  ASSERT_EQ(quiet.code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  const std::string log = slurp(dir_ / "q" / "run.log");
+  EXPECT_EQ(log.rfind("started 20", 0), 0u) << log;
+  EXPECT_NE(log.find(": granular " + std::string(GRANULAR_VERSION) + " (commit "),
+            std::string::npos);
+  EXPECT_NE(log.find("\n$ granular run "), std::string::npos) << log;
+  EXPECT_NE(log.find("[measure  ] t = "), std::string::npos) << log;
+  EXPECT_EQ(log.find('\r'), std::string::npos);  // lines, not terminal updates
+  EXPECT_NE(log.find("\nfinished, outputs in q, 20"), std::string::npos) << log;
+  // stderr that is not a terminal gets the same lines
+  const Result loud = granular("run " + good + " --out l");
+  EXPECT_NE(loud.err.find("\n[measure  ] t = "), std::string::npos) << loud.err;
+  EXPECT_EQ(loud.err.find('\r'), std::string::npos);
+  // a terminal (a pseudo-terminal by script(1)): each progress line overwrites the last
+  const Result tty = granular_on_terminal("run " + good + " --out t --force");
+  EXPECT_NE(tty.out.find("\r[measure  ] t = "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("\033[K"), std::string::npos);
 }
 
 // summary.json says where its result comes from (issue 21, item 5): the commit and build the

@@ -1,5 +1,6 @@
 """Runs from Python write the CLI's outputs and return them as arrays (issue 14, item 3)."""
 import json
+import pathlib
 
 import numpy as np
 import pytest
@@ -55,6 +56,9 @@ def test_read_returns_the_runs_result(demo_module_run):
     assert back.units["disks"]["packing"] == ""
     assert set(back.units) == {"energy", "angles", "disks"}
     assert back.summary["provenance"]["command_line"].startswith("python")
+    # run.log, as the CLI writes it (issue 21, item 7)
+    log = (pathlib.Path(out) / "run.log").read_text()
+    assert log.startswith("started ") and "\n$ python" in log and "\nfinished, outputs in " in log
 
 
 def test_a_run_without_out_leaves_nothing(demo_module_run):

@@ -20,10 +20,11 @@ namespace granular::test {
 inline const char* const run_dependent[] = {"wall_time_s", "advance_time_s", "particle_steps_per_s",
                                             "threads", "provenance"};
 
+// The files of dir, sorted, without run.log (a run's own progress, dates and command line).
 inline std::vector<std::string> sorted_names(const std::filesystem::path& dir) {
   std::vector<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(dir))
-    names.push_back(e.path().filename());
+    if (e.path().filename() != "run.log") names.push_back(e.path().filename());
   std::sort(names.begin(), names.end());
   return names;
 }

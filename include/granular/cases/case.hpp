@@ -53,7 +53,9 @@ struct RunContext {
   double poll_interval_s = 0.5;          // how often a long run asks `stop` [s of wall time]
   std::int64_t slice_steps = 0;          // tests: a fixed slice length instead (ensemble_run.hpp)
   std::ostream* report = nullptr;        // the results' table (the CLI: stdout)
-  std::ostream* progress = nullptr;      // progress lines (the CLI: stderr)
+  std::ostream* progress = nullptr;      // progress lines (the CLI: stderr and run.log); a line
+                                         // that starts with '\r' is a periodic one, which a
+                                         // terminal shows in place of the last
 };
 
 // How a run ended: its outputs are complete, or it stopped early and can resume.
