@@ -48,7 +48,9 @@ endif
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-run: deps-run build
+# the demo needs the CLI only: not the tests, the bench or the Python module
+run: deps-run configure
+	@cmake --build $(BUILD) -j $(JOBS) --target granular
 	@$(BUILD)/granular run cases/demo_sweep.json --out $(DEMO_OUT) --force
 	@/usr/bin/python3 tools/plot_sweep.py $(DEMO_OUT)
 	@/usr/bin/python3 tools/render_packing.py $(DEMO_OUT)/snapshots/packing_0.pvd $(DEMO_OUT)/packing.png

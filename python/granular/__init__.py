@@ -1,7 +1,18 @@
 """granular: a granular DEM engine (vibrated 2D disk packings, host impact models) in Python.
 
 Cases load and validate exactly as the CLI's ``granular validate``; runs write the CLI's
-outputs and return them as numpy arrays. See docs/python.md.
+outputs and return them as numpy arrays.
+
+    case = granular.load_case("cases/demo_sweep.json", set={"/run/measure_time": 2})
+    case.describe()          # the derived quantities, as numbers
+    result = granular.run(case, out="out/demo", threads=2)
+    result.disks["omega_bar"], result.units["disks"]
+
+Functions and classes: load_case, case_from_dict and Case (cases), run (a run into a folder),
+read and Result (a run's outputs as numpy arrays, with their units), Ensemble (a packing
+ensemble stepped from Python), CaseError (a case's one-line error). ``python -m granular
+--help`` runs the `granular` command. Documentation: docs/python.md (this module),
+docs/cases.md (case files), docs/outputs.md (outputs), README.md.
 """
 import shlex as _shlex
 import sys as _sys

@@ -14,6 +14,20 @@ def test_version_is_the_clis():
     assert line == granular._core.version_line() + "\n"
 
 
+def test_python_dash_m_granular_is_the_cli_and_help_leads_to_everything():
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-m", "granular", "--version"], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == granular_cli("--version").stdout
+    p = subprocess.run([sys.executable, "-m", "granular", "run", "--help"], capture_output=True,
+                       text=True)
+    assert p.returncode == 0 and "--resume" in p.stdout
+    for name in ("load_case", "run", "read", "Ensemble", "CaseError", "python -m granular"):
+        assert name in granular.__doc__
+
+
 @pytest.mark.parametrize("name", ["bad_negative_gamma", "bad_unknown_key", "bad_wrong_type",
                                   "bad_missing_key", "bad_syntax", "pendulum_bad_l1"])
 def test_a_bad_case_raises_the_clis_message(name, tmp_path):
