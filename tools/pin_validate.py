@@ -5,9 +5,9 @@ numbers it prints also become data).
 Runs `granular validate cases/<case>.json --threads 2 [--set ...]` from the repository root for
 every shipped case and for the variants below (branches of a model's text that no shipped case
 reaches), and writes stdout into tests/data/validate/: <name>.txt each and index.json (the
-invocations). The wall-time estimate of a packing ensemble is measured, so its time, rate and
-build time are masked (mask() below; tests/cli/validate_text_test.cpp masks the same way) and
-the rest of that line is pinned. tests/cli/validate_text_test.cpp repeats every invocation and
+invocations). The wall-time estimate of a packing ensemble is measured, so its times, rates,
+build time and slice count are masked (mask() below; tests/cli/validate_text_test.cpp masks the
+same way) and the rest of those lines is pinned. tests/cli/validate_text_test.cpp repeats every invocation and
 demands the same bytes.
 
     python3 tools/pin_validate.py build/granular
@@ -40,11 +40,15 @@ VARIANTS = [
 
 
 def mask(text):
-    """The measured parts of the estimate line replaced by <time>, <rate> and <build>."""
-    text = re.sub(r"^(estimate: about )\S+ (?:s|min|h|days)( of wall time)", r"\1<time>\2", text,
+    """The measured parts of the estimate and calibration lines replaced: wall times by <time>,
+    <low> and <high>, the build time by <build>, the slices by <n>, rates by <rate>, <low> and
+    <high>."""
+    text = re.sub(r"^(estimate: about )\S+ (?:s|min|h|days)( of wall time on [^,\n]*, )\S+ "
+                  r"(?:s|min|h|days) to \S+ (?:s|min|h|days)$", r"\1<time>\2<low> to <high>", text,
                   flags=re.M)
-    return re.sub(r"^(estimate: .*: )\S+( particle-steps/s, )\S+( s to build them\)$)",
-                  r"\1<rate>\2<build>\3", text, flags=re.M)
+    return re.sub(r"^(calibration: \d+ packing\(s\) built in )\S+( s, stepped )\d+"
+                  r"( slice\(s\) after a warm-up: )\S+( particle-steps/s, slices )\S+ to \S+$",
+                  r"\1<build>\2<n>\3<rate>\4<low> to <high>", text, flags=re.M)
 
 
 def validate(binary, case, sets):

@@ -39,13 +39,22 @@ std::string run_case(const cases::LoadedCase& lc, const RunRequest& request) {
   std::optional<nb::python_error> pending;
   std::unique_ptr<LineBuffer> progress_buffer;
   std::unique_ptr<std::ostream> progress;
+  // the numbers of the periodic line the run writes next (RunContext::on_progress)
+  std::optional<cases::ProgressReport> numbers;
   if (!request.progress.is_none()) {
     const nb::object callback = request.progress;
-    progress_buffer = std::make_unique<LineBuffer>([callback, &pending](const std::string& line) {
+    progress_buffer = std::make_unique<LineBuffer>([callback, &pending,
+                                                    &numbers](const std::string& line) {
       nb::gil_scoped_acquire gil;
+      std::optional<cases::ProgressReport> n = std::move(numbers);
+      numbers.reset();
       if (pending) return;
       try {
-        callback(line);
+        if (n)
+          callback(line, nb::make_tuple(n->phase, n->t, n->fraction, n->rate, n->events,
+                                        n->elapsed_s, n->eta_s));
+        else
+          callback(line, nb::none());
       } catch (nb::python_error& e) {
         pending.emplace(std::move(e));
       } catch (const std::exception&) {
@@ -73,6 +82,7 @@ std::string run_case(const cases::LoadedCase& lc, const RunRequest& request) {
   auto tee_buffer = std::make_unique<cases::ProgressOutput>(progress.get(), false, &log.stream());
   auto tee = std::make_unique<std::ostream>(tee_buffer.get());
   ctx.progress = tee.get();
+  if (progress) ctx.on_progress = [&numbers](const cases::ProgressReport& r) { numbers = r; };
 
   // Python's own SIGINT handler sets a flag; PyErr_CheckSignals runs the handler, which raises
   // KeyboardInterrupt, on the main thread (the run asks `stop` from the thread that called it)

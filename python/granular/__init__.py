@@ -9,7 +9,8 @@ outputs and return them as numpy arrays.
     result.disks["omega_bar"], result.units["disks"]
 
 Functions and classes: load_case, case_from_dict and Case (cases), run (a run into a folder),
-read and Result (a run's outputs as numpy arrays, with their units), Ensemble (a packing
+read and Result (a run's outputs as numpy arrays, with their units), Progress (what a
+run's progress callback receives), Ensemble (a packing
 ensemble stepped from Python), CaseError (a case's one-line error). ``python -m granular
 --help`` runs the `granular` command. Documentation: docs/python.md (this module),
 docs/cases.md (case files), docs/outputs.md (outputs), README.md.
@@ -22,10 +23,10 @@ from ._core import CaseError, __version__
 from ._cases import Case, load_case, case_from_dict
 from ._ensemble import Ensemble
 from ._results import Result, read
-from ._run import run
+from ._run import Progress, run
 
 __all__ = ["CaseError", "__version__", "Case", "load_case", "case_from_dict", "Ensemble", "Result", "read",
-           "run"]
+           "run", "Progress"]
 
 # summary.json records what started a run (docs/outputs.md, "Provenance"): here, the script
 _core.set_command_line(_shlex.join(["python"] + [a for a in _sys.argv if a]))

@@ -531,22 +531,24 @@ void PackingEnsemble::describe(Description& d) const {
     const double chunks = std::max(1.0, std::round(s.measure_time / s.sample_interval));
     out << "run: transient " << d.number("transient_time", s.transient_time, "%.6g", "s")
         << " s + measure " << d.number("measure_time", s.measure_time, "%.6g", "s")
-        << " s from t = 0 (settle_time unused), " << d.number("samples", chunks + 1.0, "%.6g")
+        << " s from t = 0 (settle_time unused), " << d.large_count("samples", chunks + 1.0, "%.6g")
         << " samples every " << d.number("sample_interval", s.sample_interval, "%.6g", "s")
         << " s\n";
     return;
   }
   const double total = s.settle_time + s.transient_time + s.measure_time;
-  const double steps = std::ceil(total / m.dt);
+  // the steps the run takes: each phase rounded to whole steps, the measurement to whole samples
+  const md::RunSteps plan = md::plan_run(s, m.dt).steps;
+  const std::int64_t steps = plan.total();
   out << "run: settle " << d.number("settle_time", s.settle_time, "%.6g", "s") << " s + transient "
       << d.number("transient_time", s.transient_time, "%.6g", "s") << " s + measure "
       << d.number("measure_time", s.measure_time, "%.6g", "s")
       << " s = " << d.number("total_time", total, "%.6g", "s") << " s, sample every "
       << d.number("sample_interval", s.sample_interval, "%.6g", "s") << " s\n";
   d.group("total");
-  out << "total: " << d.number("steps_per_packing", steps, "%.6g") << " steps per packing, "
-      << d.number("disk_steps", steps * m.n_disks(), "%.4g") << " disk-steps over the ensemble\n";
-  const md::RunSteps plan = md::plan_run(s, m.dt).steps;
+  out << "total: " << d.count("steps_per_packing", steps) << " steps per packing, "
+      << d.large_count("disk_steps", static_cast<double>(steps) * m.n_disks(), "%.4g")
+      << " disk-steps over the ensemble\n";
   const double csv = ensemble_output_bytes(plan, static_cast<int>(c.gamma_values.size()),
                                            c.packings_per_gamma, disks);
   // without the cell grids, a few ints per disk

@@ -1,10 +1,13 @@
 // How long a packing-ensemble run will take (granular validate; docs/outputs.md, "Estimates"):
 // its particle-steps (disks × steps), and the wall time on the chosen backend and threads from a
-// short calibration run of the case's own packings, which writes nothing. Everything printed is
-// a function of the case and the options, except the measured rates and times.
+// short calibration of the case's own packings, which writes nothing: the rate of steady slices
+// after a warm-up, and the band of the slices' rates. Everything printed is a function of the
+// case and the options, except the measured rates, times and the number of slices.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -19,8 +22,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Wall time the calibration steps for, after building its packings [s].
-constexpr double kCalibrationSeconds = 0.4;
+// The calibration's stepping [s of wall time]: a warm-up, not counted (the threads' start, the
+// first neighbour lists, cold caches; slices from one step, doubling), then the measured slices
+// of about kSliceSeconds each, for kMeasureSeconds in all. A rate from the warm-up's tiny slices
+// is the start-up's, not the run's: a run takes slices of half a second.
+constexpr double kWarmupSeconds = 0.1;
+constexpr double kSliceSeconds = 0.04;
+constexpr double kMeasureSeconds = 0.4;
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -32,7 +40,8 @@ struct DurationText {
   double scale;
 };
 DurationText duration_text(double s) {
-  if (s < 120.0) return {"%.2g s", 1.0};
+  if (s < 10.0) return {"%.2g s", 1.0};
+  if (s < 120.0) return {"%.0f s", 1.0};
   if (s < 7200.0) return {"%.3g min", 1.0 / 60.0};
   if (s < 172800.0) return {"%.3g h", 1.0 / 3600.0};
   return {"%.3g days", 1.0 / 86400.0};
@@ -60,6 +69,52 @@ md::EnsembleCase calibration_case(const md::EnsembleCase& c, int n) {
   return s;
 }
 
+// What the calibration measured: the build, and the rate of each measured slice
+// [particle-steps/s].
+struct Calibration {
+  double build_s = 0.0;
+  std::vector<double> slice_rates;
+  double rate = 0.0;  // of all measured slices together
+};
+
+Calibration calibrate(const md::EnsembleCase& cal, md::Backend& backend) {
+  const md::EnsembleModel& m = cal.model;
+  const double disks = static_cast<double>(m.n_disks());
+  Calibration c;
+  const Clock::time_point start = Clock::now();
+  md::EnsembleState s = md::build_ensemble_state(cal, backend);
+  c.build_s = seconds_since(start);
+
+  // one slice, timed to its end (the download waits for a device)
+  const auto slice = [&](std::int64_t steps) {
+    const Clock::time_point t = Clock::now();
+    backend.advance_resident(m, s, steps);
+    backend.download(s, md::Backend::Download::observed);
+    return seconds_since(t);
+  };
+  std::int64_t steps = 1;
+  double took = slice(steps);
+  const Clock::time_point warmup = Clock::now();
+  while (took < kSliceSeconds && seconds_since(warmup) < kWarmupSeconds) {
+    steps *= 2;
+    took = slice(steps);
+  }
+  double all_steps = 0.0, all_seconds = 0.0;
+  const Clock::time_point measure = Clock::now();
+  while (seconds_since(measure) < kMeasureSeconds) {
+    // about kSliceSeconds at the last slice's pace, at most twice its steps
+    const double wanted = took > 0.0 ? steps * kSliceSeconds / took : 2.0 * steps;
+    steps = static_cast<std::int64_t>(std::clamp(wanted, 1.0, 2.0 * steps));
+    took = slice(steps);
+    if (took <= 0.0) continue;
+    c.slice_rates.push_back(disks * steps / took);
+    all_steps += steps;
+    all_seconds += took;
+  }
+  c.rate = all_seconds > 0.0 ? disks * all_steps / all_seconds : 0.0;
+  return c;
+}
+
 }  // namespace
 
 void PackingEnsemble::estimate(const RunContext& ctx, Description& d) const {
@@ -70,12 +125,11 @@ void PackingEnsemble::estimate(const RunContext& ctx, Description& d) const {
     return;
   }
   const md::EnsembleModel& m = c_.model;
-  const double steps = static_cast<double>(md::plan_run(c_.schedule, m.dt).steps.total());
-  const double work = steps * m.n_disks();
+  const std::int64_t steps = md::plan_run(c_.schedule, m.dt).steps.total();
+  const double work = static_cast<double>(steps) * m.n_disks();
   d.group("work");
-  out << "work: " << d.number("steps", steps, "%.6g") << " steps × "
-      << d.count("disks", m.n_disks()) << " disks = " << d.number("particle_steps", work, "%.4g")
-      << " particle-steps\n";
+  out << "work: " << d.count("steps", steps) << " steps × " << d.count("disks", m.n_disks())
+      << " disks = " << d.large_count("particle_steps", work, "%.4g") << " particle-steps\n";
 
   // several packings per thread, as a sweep gives them
 #ifdef _OPENMP
@@ -84,36 +138,38 @@ void PackingEnsemble::estimate(const RunContext& ctx, Description& d) const {
   const int threads = 1;
 #endif
   const int n = ctx.backend == "cuda" ? m.n_packings() : std::min(m.n_packings(), 8 * threads);
-  const md::EnsembleCase cal = calibration_case(c_, n);
   auto backend = ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
+  const Calibration cal = calibrate(calibration_case(c_, n), *backend);
 
-  // the packings are built before the first slice: the clock of the steps starts there
-  const Clock::time_point start = Clock::now();
-  double build_s = -1.0;
-  md::EnsembleObserver observer;
-  observer.on_energy = [](double, md::RunPhase, const std::vector<md::PackingEnergy>&) {};
-  md::EnsembleRunOptions options;
-  options.checkpoint_interval = 0.0;
-  options.poll_interval_s = 0.05;
-  options.stop = [&] {
-    if (build_s < 0.0) build_s = seconds_since(start);
-    return seconds_since(start) - build_s > kCalibrationSeconds;
+  // building scales with the packings, stepping with the particle-steps; the band is the
+  // spread of the slices' rates (a machine's other work shows in it)
+  const double build = cal.build_s * m.n_packings() / n;
+  const auto wall = [&](double rate) { return build + (rate > 0.0 ? work / rate : 0.0); };
+  const auto [slowest, fastest] = cal.slice_rates.empty()
+                                      ? std::pair<double, double>{cal.rate, cal.rate}
+                                      : std::pair<double, double>{
+                                            *std::min_element(cal.slice_rates.begin(),
+                                                              cal.slice_rates.end()),
+                                            *std::max_element(cal.slice_rates.begin(),
+                                                              cal.slice_rates.end())};
+  // the band in the estimate's unit
+  const double estimate = wall(cal.rate);
+  const DurationText unit = duration_text(estimate);
+  const auto duration = [&](const std::string& key, double s) {
+    return d.number(key, s, unit.format, "s", unit.scale);
   };
-  const md::EnsembleResult r = md::run_ensemble(cal, *backend, observer, options);
-  const double step_s = r.wall_time_s - std::max(build_s, 0.0);
-  const double rate = step_s > 0.0 ? r.particle_steps / step_s : 0.0;
-  // building scales with the packings, stepping with the particle-steps
-  const double seconds =
-      std::max(build_s, 0.0) * m.n_packings() / n + (rate > 0.0 ? work / rate : 0.0);
-  const DurationText wall = duration_text(seconds);
   d.group("estimate");
-  out << "estimate: about " << d.number("wall_time", seconds, wall.format, "s", wall.scale)
-      << " of wall time on " << d.word("backend", backend->name())
+  out << "estimate: about " << duration("wall_time", estimate) << " of wall time on "
+      << d.word("backend", backend->name())
       << (ctx.backend == "cuda" ? "" : " with " + d.count("threads", threads) + " thread(s)")
-      << " (calibration on " << d.count("calibration_packings", n)
-      << " packing(s): " << d.number("rate", rate, "%.3g", "particle-steps/s")
-      << " particle-steps/s, " << d.number("build_time", std::max(build_s, 0.0), "%.2g", "s")
-      << " s to build them)\n";
+      << ", " << duration("wall_time_low", wall(fastest)) << " to "
+      << duration("wall_time_high", wall(slowest)) << "\n";
+  out << "calibration: " << d.count("calibration_packings", n) << " packing(s) built in "
+      << d.number("build_time", cal.build_s, "%.2g", "s") << " s, stepped "
+      << d.count("slices", static_cast<std::int64_t>(cal.slice_rates.size()))
+      << " slice(s) after a warm-up: " << d.number("rate", cal.rate, "%.3g", "particle-steps/s")
+      << " particle-steps/s, slices " << d.number("rate_low", slowest, "%.3g", "particle-steps/s")
+      << " to " << d.number("rate_high", fastest, "%.3g", "particle-steps/s") << "\n";
 }
 
 }  // namespace granular::cases

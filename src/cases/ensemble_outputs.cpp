@@ -38,6 +38,7 @@ namespace granular::cases {
 
 using io::FileError;
 using io::format_value;
+using io::json_count;
 using io::json_number;
 using io::OutputFile;
 using io::summary_header;
@@ -444,8 +445,11 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double done = p.fraction - first_fraction;
-    const std::string eta =
-        done > 0.0 ? duration(elapsed * (1.0 - p.fraction) / done) : std::string("?");
+    const double eta_s = done > 0.0 ? elapsed * (1.0 - p.fraction) / done : NAN;
+    const std::string eta = done > 0.0 ? duration(eta_s) : std::string("?");
+    if (ctx.on_progress)
+      ctx.on_progress({md::phase_name(p.phase), p.t, p.fraction, p.particle_steps_per_s, NAN,
+                       elapsed, eta_s});
     char line[200];
     std::snprintf(line, sizeof line,
                   "[%-9s] t = %10.4f s  %5.1f %%  %.3g particle-steps/s  elapsed %s  ETA %s\n",
@@ -486,7 +490,7 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
   keys["dt"] = json_number(r.dt);
   keys["sample_interval"] = json_number(r.sample_interval);
   keys["steps"] = r.steps;
-  keys["particle_steps"] = json_number(r.particle_steps);
+  keys["particle_steps"] = json_count(r.particle_steps);
   keys["wall_time_s"] = json_number(r.wall_time_s);
   keys["advance_time_s"] = json_number(r.advance_time_s);
   keys["particle_steps_per_s"] = json_number(r.particle_steps_per_s);
@@ -553,9 +557,16 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
   };
   // a line about every 5 % of the simulated time
   double next_report = 0.0;
+  const auto started = std::chrono::steady_clock::now();
   observer.on_progress = [&](md::RunPhase phase, double t, double fraction, double events) {
     if (fraction < next_report && fraction < 1.0) return;
     while (next_report <= fraction) next_report += 0.05;
+    if (ctx.on_progress) {
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      ctx.on_progress({md::phase_name(phase), t, fraction, NAN, events, elapsed,
+                       fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : NAN});
+    }
     char line[160];
     std::snprintf(line, sizeof line, "[%-9s] t = %10.4f s  %5.1f %%  %.4g events\n",
                   md::phase_name(phase), t, 100.0 * fraction, events);
@@ -587,7 +598,7 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
   keys["steps"] = nullptr;
   keys["particle_steps"] = nullptr;
   keys["particle_steps_per_s"] = nullptr;
-  keys["events"] = json_number(events);
+  keys["events"] = json_count(events);
   keys["events_per_s"] = json_number(e.advance_time_s > 0.0 ? events / e.advance_time_s : 0.0);
   keys["wall_time_s"] = json_number(e.wall_time_s);
   keys["advance_time_s"] = json_number(e.advance_time_s);

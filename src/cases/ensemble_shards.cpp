@@ -324,7 +324,7 @@ void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_di
   json keys;
   for (const char* key : {"method", "dt", "sample_interval", "steps", "backend"})
     keys[key] = first.at(key);
-  keys["particle_steps"] = io::json_number(particle_steps);
+  keys["particle_steps"] = io::json_count(particle_steps);
   keys["wall_time_s"] = io::json_number(wall_time);
   keys["advance_time_s"] = io::json_number(advance_time);
   keys["particle_steps_per_s"] =

@@ -186,7 +186,7 @@ class MinimalCase : public Case {
           << d.number("transient_time", schedule_.transient_time, "%.6g", "s") << " s + measure "
           << d.number("measure_time", schedule_.measure_time, "%.6g", "s") << " s, sample every "
           << d.number("sample_interval", schedule_.sample_interval, "%.6g", "s") << " s ("
-          << d.number("steps", md::plan_run(schedule_, model_.dt).total_steps, "%.4g")
+          << d.large_count("steps", md::plan_run(schedule_, model_.dt).total_steps, "%.4g")
           << " steps)\n";
   }
 

@@ -1,6 +1,7 @@
 #include "granular/io/output.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 
@@ -14,6 +15,13 @@ void write_json_atomic(const std::filesystem::path& path, const nlohmann::json& 
 
 nlohmann::json json_number(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+nlohmann::json json_count(double x) {
+  // 2^63: the first double beyond int64
+  if (std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 9223372036854775808.0)
+    return nlohmann::json(static_cast<std::int64_t>(x));
+  return json_number(x);
 }
 
 std::string format_value(const char* format, double x) {

@@ -1,6 +1,7 @@
 // Estimates (docs/outputs.md, "Estimates"): `granular validate` prints a packing ensemble's
-// particle-steps and a finite wall-time estimate from a calibration run that writes nothing; a
-// run's progress lines show the elapsed time and the time left. No timing is asserted.
+// particle-steps and a finite wall-time estimate with its band from a calibration run that
+// writes nothing; a run's progress lines show the elapsed time and the time left. No timing is
+// asserted (tools/check_estimate.py measures estimates against runs, idle and loaded).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,6 +44,13 @@ TEST_F(Estimate, ValidatePrintsTheWorkAndAFiniteWallTime) {
       << r.out;
   const double value = std::stod(estimate[1]);
   EXPECT_TRUE(std::isfinite(value) && value > 0.0) << estimate[0];
+  // the band of the calibration's slices, and the calibration: its slices after the warm-up
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex(R"(estimate: about .* thread\(s\), \S+ (s|min|h|days) to \S+ )"
+                        R"((s|min|h|days)\ncalibration: 16 packing\(s\) built in \S+ s, )"
+                        R"(stepped [1-9]\d* slice\(s\) after a warm-up: \S+ particle-steps/s, )"
+                        R"(slices \S+ to \S+\n)")))
+      << r.out;
   // the calibration wrote nothing
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 0);
 

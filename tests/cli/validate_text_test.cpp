@@ -22,14 +22,18 @@ using nlohmann::json;
 const fs::path root = GRANULAR_SOURCE_DIR;
 const fs::path pins_dir = root / "tests" / "data" / "validate";
 
-// The time, rate and build time of the estimate line as <time>, <rate> and <build>
+// The measured parts of the estimate and calibration lines: wall times as <time>, <low> and
+// <high>, the build time as <build>, the slices as <n>, rates as <rate>, <low> and <high>
 // (tools/pin_validate.py, mask()).
 std::string mask(const std::string& text) {
-  static const std::regex time(R"((^|\n)(estimate: about )\S+ (?:s|min|h|days)( of wall time))");
-  static const std::regex rate(
-      R"((\nestimate: [^\n]*: )\S+( particle-steps/s, )\S+( s to build them\)\n))");
-  const std::string t = std::regex_replace(text, time, "$1$2<time>$3");
-  return std::regex_replace(t, rate, "$1<rate>$2<build>$3");
+  static const std::regex estimate(
+      R"((^|\n)(estimate: about )\S+ (?:s|min|h|days)( of wall time on [^,\n]*, )\S+ )"
+      R"((?:s|min|h|days) to \S+ (?:s|min|h|days)\n)");
+  static const std::regex calibration(
+      R"((\ncalibration: \d+ packing\(s\) built in )\S+( s, stepped )\d+)"
+      R"(( slice\(s\) after a warm-up: )\S+( particle-steps/s, slices )\S+ to \S+\n)");
+  const std::string t = std::regex_replace(text, estimate, "$1$2<time>$3<low> to <high>\n");
+  return std::regex_replace(t, calibration, "$1<build>$2<n>$3<rate>$4<low> to <high>\n");
 }
 
 class ValidateText : public granular::test::CliScratch {
@@ -64,12 +68,16 @@ TEST_F(ValidateText, EveryPinnedTextIsPrintedAgain) {
 TEST(ValidateTextMask, MasksOnlyTheMeasuredPartsOfTheEstimate) {
   const std::string line =
       "work: 10 steps × 2 disks = 20 particle-steps\n"
-      "estimate: about 3.2 h of wall time on cpu with 2 thread(s) (calibration on 16 "
-      "packing(s): 2.04e+07 particle-steps/s, 0.011 s to build them)\n";
+      "estimate: about 3.2 h of wall time on cpu with 2 thread(s), 2.9 h to 4.1 min\n"
+      "calibration: 16 packing(s) built in 0.011 s, stepped 11 slice(s) after a warm-up: "
+      "2.04e+07 particle-steps/s, slices 1.8e+07 to 2.2e+07\n";
   EXPECT_EQ(mask(line),
             "work: 10 steps × 2 disks = 20 particle-steps\n"
-            "estimate: about <time> of wall time on cpu with 2 thread(s) (calibration on 16 "
-            "packing(s): <rate> particle-steps/s, <build> s to build them)\n");
+            "estimate: about <time> of wall time on cpu with 2 thread(s), <low> to <high>\n"
+            "calibration: 16 packing(s) built in <build> s, stepped <n> slice(s) after a "
+            "warm-up: <rate> particle-steps/s, slices <low> to <high>\n");
+  EXPECT_EQ(mask("estimate: about 12 s of wall time on cuda, 11 s to 14 s\n"),
+            "estimate: about <time> of wall time on cuda, <low> to <high>\n");
   const std::string none = "estimate: none for this model (its runs take seconds to minutes)\n";
   EXPECT_EQ(mask(none), none);
 }

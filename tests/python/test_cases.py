@@ -221,13 +221,23 @@ def test_estimate_holds_the_work_and_the_wall_time():
     case = granular.load_case(CASES / "demo_sweep.json", set={"/drive/gamma": [1, 2]})
     e = case.estimate(threads=2)
     assert e["work"]["disks"] == 2 * 4 * 60
+    # counts are integers, and the steps are the ones describe() gives for the same schedule
+    assert all(isinstance(e["work"][k], int) for k in ("steps", "disks", "particle_steps"))
     assert e["work"]["particle_steps"] == e["work"]["steps"] * e["work"]["disks"]
+    total = case.describe()["total"]
+    assert total == {"steps_per_packing": e["work"]["steps"],
+                     "disk_steps": e["work"]["particle_steps"]}
     est = e["estimate"]
     assert est["backend"] == "cpu" and est["threads"] == 2 and est["calibration_packings"] == 8
-    assert est["wall_time"] > 0 and est["rate"] > 0 and est["build_time"] >= 0
-    assert e["units"]["estimate"] == {"wall_time": "s", "rate": "particle-steps/s",
-                                      "build_time": "s"}
-    assert e["text"].startswith(f"work: {e['work']['steps']:.6g} steps × 480 disks")
+    # the band holds the estimate, the slices' rates hold the rate
+    assert 0 < est["wall_time_low"] <= est["wall_time"] <= est["wall_time_high"]
+    assert 0 < est["rate_low"] <= est["rate"] <= est["rate_high"]
+    assert isinstance(est["slices"], int) and est["slices"] >= 1 and est["build_time"] >= 0
+    assert e["units"]["estimate"] == {
+        "wall_time": "s", "wall_time_low": "s", "wall_time_high": "s", "build_time": "s",
+        "rate": "particle-steps/s", "rate_low": "particle-steps/s",
+        "rate_high": "particle-steps/s"}
+    assert e["text"].startswith(f"work: {e['work']['steps']} steps × 480 disks")
     # the CLI prints the same work line
     cli = granular_cli("validate", CASES / "demo_sweep.json", "--threads", "2",
                        *set_args({"/drive/gamma": [1, 2]})).stdout

@@ -15,8 +15,8 @@ LONGER = {**SHORT_DEMO, "/run/measure_time": 1.5}
 CHILD = r"""
 import sys, granular
 case = granular.load_case(sys.argv[1], set=__import__("json").loads(sys.argv[2]))
-def progress(line):
-    print("progress", line, flush=True)
+def progress(p):
+    print("progress", p.line, flush=True)
 try:
     granular.run(case, out=sys.argv[3], threads=1, progress=progress, checkpoint_interval=0)
 except KeyboardInterrupt as e:

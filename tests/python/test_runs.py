@@ -1,5 +1,6 @@
 """Runs from Python write the CLI's outputs and return them as arrays (issue 14, item 3)."""
 import json
+import math
 import pathlib
 
 import numpy as np
@@ -21,8 +22,27 @@ def demo_module_run(tmp_path_factory):
 def test_a_run_writes_the_clis_files_byte_for_byte(demo_cli_run, demo_module_run):
     out, result, lines = demo_module_run
     assert_same_outputs(demo_cli_run, out)
-    assert lines and all("\n" not in line for line in lines)
+    assert lines and all(isinstance(p, granular.Progress) and "\n" not in p.line for p in lines)
     assert "Γ" in result.report or "Gamma" in result.report
+
+
+def test_the_progress_callback_receives_the_lines_numbers(demo_module_run):
+    out, _, lines = demo_module_run
+    periodic = [p for p in lines if p.phase is not None]
+    assert periodic, [p.line for p in lines]
+    # the lines of run.log are the callback's, each with the numbers it prints
+    logged = (out / "run.log").read_text()
+    for p in periodic:
+        assert p.line in logged
+        assert p.line.startswith(f"[{p.phase:<9}] t = {p.t:10.4f} s  {100 * p.fraction:5.1f} %")
+        assert f"{p.rate:.3g} particle-steps/s" in p.line
+        assert isinstance(p.elapsed, float) and p.elapsed >= 0 and math.isnan(p.events)
+    # in order: phases, simulated time and the fraction go forward; the run ends at 1
+    assert [p.phase for p in periodic] == sorted(
+        (p.phase for p in periodic), key=["settle", "transient", "measure"].index)
+    assert all(a.t <= b.t and a.fraction <= b.fraction for a, b in zip(periodic, periodic[1:]))
+    assert periodic[-1].fraction == 1.0 and periodic[-1].phase == "measure"
+    assert periodic[-1].eta == 0.0 and math.isnan(periodic[0].eta)
 
 
 def test_the_result_holds_the_outputs_as_arrays(demo_module_run):

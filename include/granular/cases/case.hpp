@@ -18,6 +18,7 @@
 #error "granular/cases/case.hpp is host-only"
 #endif
 
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -40,6 +41,18 @@ struct PackingRange {
   int last = 0;
 };
 
+// A periodic progress report of a long run as numbers: what the line the run prints says, at
+// full precision (Python's progress callback receives both; docs/python.md).
+struct ProgressReport {
+  std::string phase;        // "settle", "transient" or "measure"
+  double t = 0.0;           // the simulated time [s]
+  double fraction = 0.0;    // of the run done, 0 to 1
+  double rate = NAN;        // particle-steps per second of wall time (MD); NaN for the ED method
+  double events = NAN;      // collisions so far (the ED method); NaN for MD
+  double elapsed_s = 0.0;   // wall time of this process so far [s]
+  double eta_s = NAN;       // wall time left at the pace so far [s]; NaN until it is known
+};
+
 // How a run runs: where its outputs go and what the command line asked for.
 struct RunContext {
   std::filesystem::path out_dir;         // exists and is writable (the CLI checked)
@@ -56,6 +69,7 @@ struct RunContext {
   std::ostream* progress = nullptr;      // progress lines (the CLI: stderr and run.log); a line
                                          // that starts with '\r' is a periodic one, which a
                                          // terminal shows in place of the last
+  std::function<void(const ProgressReport&)> on_progress;  // called before each periodic line
 };
 
 // How a run ended: its outputs are complete, or it stopped early and can resume.

@@ -51,6 +51,10 @@ class Description {
                    const char* unit = nullptr);
   // An integer as `out << n` prints it.
   std::string count(const std::string& key, std::int64_t n, const char* unit = nullptr);
+  // A count that may pass 64 bits (the particle-steps of a long run), printed with `format`:
+  // recorded as an integer while it is one below 2^63, else as a number.
+  std::string large_count(const std::string& key, double n, const char* format,
+                          const char* unit = nullptr);
   // A word or phrase of the text that is data (an integrator's name), as printed.
   std::string word(const std::string& key, const std::string& s);
   std::string word_item(const std::string& key, const std::string& s);

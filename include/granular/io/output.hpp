@@ -28,6 +28,9 @@ void write_json_atomic(const std::filesystem::path& path, const nlohmann::json& 
 
 // A JSON number, or null when x is NaN or infinite (JSON has no such numbers).
 nlohmann::json json_number(double x);
+// A count held in a double (particle-steps pass 2^53 only in runs of years): a JSON integer
+// while it is one below 2^63, else as json_number.
+nlohmann::json json_count(double x);
 
 // One number formatted printf-style (e.g. "%.6g"), for reports on the terminal.
 std::string format_value(const char* format, double x);

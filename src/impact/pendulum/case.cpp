@@ -83,7 +83,7 @@ class PendulumCase : public Case {
     d.group("run");
     out << "run: t_end = " << d.number("t_end", o_.driver.t_end, "%.6g", "s") << " s, ";
     if (o_.driver.sample_interval > 0.0)
-      out << d.number("rows", std::ceil(o_.driver.t_end / o_.driver.sample_interval), "%.0f")
+      out << d.large_count("rows", std::ceil(o_.driver.t_end / o_.driver.sample_interval), "%.0f")
           << " output rows";
     else
       out << "no time series";

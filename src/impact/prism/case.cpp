@@ -165,7 +165,7 @@ class PrismCase : public Case {
         << d.number("omega_plus", v.kappa * v.steady_minus, "%.6g", "rad/s") << " rad/s\n";
     d.group("ramp");
     out << "ramp: " << d.number("length", o_.ramp_length, "%.6g", "m") << " m = about "
-        << d.number("impacts", std::floor(o_.ramp_length / g.face_width), "%.0f") << " impacts\n";
+        << d.large_count("impacts", std::floor(o_.ramp_length / g.face_width), "%.0f") << " impacts\n";
   }
 
   RunEnd run(const RunContext& ctx) const override {
