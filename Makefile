@@ -17,11 +17,10 @@ FUZZ_SECONDS ?= 120
 
 all: build
 
+# the virtual environment always: the snapshot tests read files back with its gsd and ovito
 deps:
 	@scripts/install_deps.sh
-ifeq ($(GRANULAR_PYTHON),ON)
 	@scripts/python_env.sh $(VENV)
-endif
 
 deps-run:
 	@scripts/install_deps.sh --run
