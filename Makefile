@@ -17,11 +17,10 @@ FUZZ_SECONDS ?= 120
 
 all: build
 
+# the virtual environment always: the snapshot tests read files back with its gsd and ovito
 deps:
 	@scripts/install_deps.sh
-ifeq ($(GRANULAR_PYTHON),ON)
 	@scripts/python_env.sh $(VENV)
-endif
 
 deps-run:
 	@scripts/install_deps.sh --run
@@ -29,8 +28,10 @@ deps-run:
 deps-bench:
 	@scripts/install_deps.sh --bench
 
+# the sanitized suite reads the snapshots back with .venv's gsd and ovito too
 deps-sanitize:
 	@scripts/install_deps.sh --sanitize
+	@scripts/python_env.sh $(VENV)
 
 configure: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=$(GRANULAR_CUDA) \

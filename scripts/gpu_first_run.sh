@@ -69,7 +69,8 @@ if [[ $prebuilt == 1 ]]; then
 elif wants build; then
   deps=()
   if [[ -d .gpu-deps ]]; then
-    deps=(-DCMAKE_PREFIX_PATH="$PWD/.gpu-deps" -DGRANULAR_GTEST_SOURCE="$PWD/.gpu-deps/src/googletest")
+    deps=(-DCMAKE_PREFIX_PATH="$PWD/.gpu-deps" -DGRANULAR_GTEST_SOURCE="$PWD/.gpu-deps/src/googletest"
+      -DGRANULAR_GSD_SDIST="$(ls "$PWD"/.gpu-deps/src/gsd-*.tar.gz)")
   fi
   log "build ($build, sm_90, -lineinfo)"
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRANULAR_CUDA=ON \

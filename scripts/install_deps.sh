@@ -12,9 +12,10 @@ set -euo pipefail
 # OpenMPI: the runs over MPI ranks and their tests (docs/mpi.md; GRANULAR_MPI=AUTO finds it)
 # python3-venv and python3-dev: the Python module's environment and build (scripts/python_env.sh)
 # python3-matplotlib: the figure tools (tools/), which `make run` and the tests run
+# python3-gsd: tools/lammps_data.py reads GSD snapshots with it
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev
   python3-vtk9 python3-numpy lammps libopenmpi-dev openmpi-bin python3-venv python3-dev
-  python3-matplotlib)
+  python3-matplotlib python3-gsd)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3)
 fi

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The Python environment of the module and its tests (docs/python.md): a virtual environment
 # at .venv (or $1) from Debian's python3, with nanobind and scikit-build-core (to build the
-# module), numpy (its arrays) and pytest (the tests) from PyPI. Does nothing when all are there.
+# module), numpy (its arrays), pytest (the tests), and gsd and ovito (the snapshot tests read the
+# GSD files and dumps back with them: docs/outputs.md) from PyPI. Does nothing when all are there.
 set -euo pipefail
 venv="${1:-.venv}"
-packages=(nanobind scikit-build-core numpy pytest)
-modules="import nanobind, scikit_build_core, numpy, pytest"
+packages=(nanobind scikit-build-core numpy pytest gsd ovito)
+modules="import nanobind, scikit_build_core, numpy, pytest, gsd.hoomd, ovito"
 
 if [[ ! -x "$venv/bin/python" ]]; then
   echo "creating the Python environment $venv" >&2

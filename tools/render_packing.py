@@ -100,6 +100,8 @@ def read_last_dump_frame(path):
     lines = open(path).read().split("\n")
     last = max(i for i, line in enumerate(lines) if line == "ITEM: TIMESTEP")
     step = int(lines[last + 1])
+    # the frame's time, written before its step (docs/outputs.md, "ITEM: TIME")
+    t = float(lines[last - 1]) if last >= 2 and lines[last - 2] == "ITEM: TIME" else None
     n = int(lines[last + 3])
     (x0, x1), (y0, y1) = [tuple(map(float, lines[last + 5 + k].split())) for k in range(2)]
     columns = lines[last + 8].split()[2:]
@@ -117,7 +119,7 @@ def read_last_dump_frame(path):
         "normal_force": np.array([]),
     }
     walls = [((x0, y0), (x0, y1)), ((x1, y0), (x1, y1)), ((x0, y0), (x1, y0))]
-    return arrays, walls, step
+    return arrays, walls, step, t
 
 
 def render(arrays, walls, what, detail, out, fmt):
@@ -180,16 +182,17 @@ def main():
     out, fmt = style.target(a, os.path.splitext(source)[0], a.out)
     summary = run_summary(source)
     if source.endswith(".lammpstrj"):
-        arrays, walls, step = read_last_dump_frame(source)
-        what, detail = headline(source, summary, step=step), "disks coloured by ω; a dump " \
+        arrays, walls, step, t = read_last_dump_frame(source)
+        what, detail = headline(source, summary, t=t, step=step), "disks coloured by ω; a dump " \
             "holds no contacts"
     else:
         name, t = source, None
         if source.endswith(".pvd"):
             source, t = last_dataset(source)
-        else:
-            t = frame_time(source)
         arrays, walls = read_vtp(source), []
+        if t is None:
+            # the frame's own time (docs/outputs.md, "TimeValue"), else its collection's
+            t = float(arrays["TimeValue"][0]) if "TimeValue" in arrays else frame_time(source)
         what = headline(name, summary, t=t)
         detail = "disks coloured by ω; line width ∝ normal force"
     render(arrays, walls, what, detail, out, fmt)

@@ -291,7 +291,7 @@ SnapshotPlan read_snapshots(const JsonObject& root, const md::EnsembleCase& c,
   snap.allow_only({"gammas", "packings", "interval", "start", "formats"});
   if (!snap.has("gammas")) json["gammas"] = "all";
   if (!snap.has("packings")) json["packings"] = nlohmann::json::array({0});
-  if (!snap.has("formats")) json["formats"] = {"lammps", "vtk"};
+  if (!snap.has("formats")) json["formats"] = {"lammps", "vtk", "gsd"};
   const int n_gamma = static_cast<int>(c.gamma_values.size());
   const std::vector<int> gammas = read_indices(snap, "gammas", n_gamma, "gamma_values");
   const std::vector<int> packings =
@@ -301,15 +301,18 @@ SnapshotPlan read_snapshots(const JsonObject& root, const md::EnsembleCase& c,
 
   const nlohmann::json& formats = snap.value("formats");
   if (!formats.is_array() || formats.empty())
-    snap.fail("formats", "must be a non-empty array of \"lammps\", \"vtk\"");
+    snap.fail("formats", "must be a non-empty array of \"lammps\", \"vtk\", \"gsd\"");
   for (std::size_t k = 0; k < formats.size(); ++k) {
     const std::string ptr = snap.pointer_of("formats") + "/" + std::to_string(k);
     const std::string name = formats[k].is_string() ? formats[k].get<std::string>() : "";
-    bool& on = name == "lammps" ? plan.lammps : plan.vtk;
-    if (name != "lammps" && name != "vtk")
-      throw CaseError(snap.file(), ptr, "unknown format (expected one of: lammps, vtk)");
-    if (on) throw CaseError(snap.file(), ptr, "\"" + name + "\" is listed twice");
-    on = true;
+    bool* on = name == "lammps" ? &plan.lammps
+               : name == "vtk"  ? &plan.vtk
+               : name == "gsd"  ? &plan.gsd
+                                : nullptr;
+    if (on == nullptr)
+      throw CaseError(snap.file(), ptr, "unknown format (expected one of: lammps, vtk, gsd)");
+    if (*on) throw CaseError(snap.file(), ptr, "\"" + name + "\" is listed twice");
+    *on = true;
   }
 
   // the interval in whole chunks, and the first chunk end at or after `start`

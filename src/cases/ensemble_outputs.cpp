@@ -224,13 +224,16 @@ double ensemble_output_bytes(const md::RunSteps& steps, int n_gamma, int packing
 
 double snapshot_bytes(const SnapshotPlan& plan, std::int64_t chunks, int disks_per_packing,
                       const md::NeighborParams& neighbor, int wall_bodies) {
-  // per disk: a LAMMPS line of 9 round-trip numbers and two integers; a VTK point with its five
+  // per disk: a LAMMPS line of 7 round-trip numbers and two integers; a VTK point with its five
   // point-data arrays (10 doubles), and each of its contacts as a line with its cell data and,
-  // for walls, a point of its own (16 doubles); headers and collection entries per frame
-  const double lammps = 9 * 25 + 2 * 12;
+  // for walls, a point of its own (16 doubles); a GSD particle's 11 floats, 2 doubles and type id;
+  // headers, collection entries and GSD's index per frame
+  const double lammps = 7 * 25 + 2 * 12;
   const double contacts = neighbor.max_contacts + md::n_walls + wall_bodies;
   const double vtk = 10 * 8 + contacts * 16 * 8;
-  const double per_disk = (plan.lammps ? lammps : 0.0) + (plan.vtk ? vtk : 0.0);
+  const double gsd = 11 * 4 + 2 * 8 + 4;
+  const double per_disk =
+      (plan.lammps ? lammps : 0.0) + (plan.vtk ? vtk : 0.0) + (plan.gsd ? gsd : 0.0);
   const double per_frame = 4096.0 + per_disk * disks_per_packing;
   return static_cast<double>(plan.frames(chunks)) * static_cast<double>(plan.packings.size()) *
          per_frame;
@@ -256,6 +259,11 @@ int whole_packing_index(const md::EnsembleCase& c, const std::optional<PackingRa
 
 namespace {
 
+// GSD files are rewritten in place (io::GsdTrajectory): the checkpoint records the whole file
+bool is_gsd(const std::string& name) {
+  return name.size() > 4 && name.compare(name.size() - 4, 4, ".gsd") == 0;
+}
+
 // The checksum of each streamed file's first `bytes` bytes, kept up to date by reading only what
 // was appended since the last call: between checkpoints the streams only grow (a .pvd's
 // entries are the prefix of its file, rewritten whole each frame).
@@ -265,7 +273,7 @@ class StreamSums {
 
   std::uint64_t of(const std::string& name, std::uint64_t bytes) {
     Entry& e = entries_[name];
-    if (bytes < e.read) e = Entry{};  // cut back: start over
+    if (bytes < e.read || is_gsd(name)) e = Entry{};  // cut back or rewritten: start over
     std::ifstream in(dir_ / name, std::ios::binary);
     in.seekg(static_cast<std::streamoff>(e.read));
     std::vector<char> block(1 << 16);
@@ -302,6 +310,8 @@ void verify_streams(const std::filesystem::path& out_dir, const io::CheckpointHe
     if (!irregular.empty())
       throw io::CaseError(path.string(), "",
                           irregular + ": cannot resume the run that streamed to it");
+    // a GSD file's recorded bytes are the whole file as it was, which io::GsdTrajectory checks
+    if (is_gsd(st.name)) continue;
     const std::optional<std::uint64_t> sum = io::file_checksum(path, st.bytes);
     if (!sum || *sum != st.checksum)
       throw io::CaseError(path.string(), "",
@@ -353,23 +363,21 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
     }
   }
   // a resumed stream is cut back to the size its checkpoint recorded under its name
-  const auto keep = [&](const std::string& name) -> std::optional<std::uint64_t> {
+  const auto recorded = [&](const std::string& name) -> std::optional<io::StreamSize> {
     if (!resume) return std::nullopt;
     for (const io::StreamSize& st : resume->header.streams)
-      if (st.name == name) return st.bytes;
+      if (st.name == name) return st;
     throw std::runtime_error(checkpoint.string() + ": damaged checkpoint (no size recorded for " +
                              name + ")");
   };
+  const auto keep = [&](const std::string& name) -> std::optional<std::uint64_t> {
+    const std::optional<io::StreamSize> st = recorded(name);
+    return st ? std::optional<std::uint64_t>(st->bytes) : std::nullopt;
+  };
 
-  // energy.csv: every packing at every chunk
-  io::TableStream energy_csv(out_dir, energy_table(), keep(energy_table().file));
-  // angles.csv: θ of the first packing of every Γ only (all packings would be too large)
-  io::TableStream angles_csv(out_dir, angles_table(), keep(angles_table().file));
-
-  // snapshots/: a dump and a VTK series per packing asked for, named in the checkpoint by their
-  // path in the output folder
-  // path in the output folder; a shard photographs those of its packings, named by their index
-  // in the whole ensemble: (index in this run, in the whole ensemble)
+  // snapshots/: a dump, a VTK series and a GSD trajectory per packing asked for, named in the
+  // checkpoint by their path in the output folder; a shard photographs those of its packings,
+  // named by their index in the whole ensemble: (index in this run, in the whole ensemble)
   std::vector<std::pair<int, int>> photographed;
   for (int p = 0; p < m.n_packings(); ++p) {
     if (std::binary_search(snapshots.packings.begin(), snapshots.packings.end(), whole(p)))
@@ -378,8 +386,6 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
   const auto stem_of = [&](std::size_t k) {
     return "packing_" + std::to_string(photographed[k].second);
   };
-  std::vector<std::unique_ptr<io::LammpsDump>> dumps;
-  std::vector<std::unique_ptr<io::VtkSeries>> series;
   if (!photographed.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(out_dir / "snapshots", ec);
@@ -387,6 +393,24 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
       throw FileError((out_dir / "snapshots").string() +
                       ": cannot create the folder: " + ec.message());
   }
+  // the GSD files first: a resumed one is checked by writing its frames again, and refused
+  // before any other file is cut back
+  std::vector<std::unique_ptr<io::GsdTrajectory>> trajectories;
+  for (std::size_t k = 0; snapshots.gsd && k < photographed.size(); ++k) {
+    const std::string name = "snapshots/" + stem_of(k) + ".gsd";
+    const std::optional<io::StreamSize> st = recorded(name);
+    trajectories.push_back(std::make_unique<io::GsdTrajectory>(
+        out_dir / name,
+        st ? std::optional<io::GsdTrajectory::Mark>({st->bytes, st->checksum}) : std::nullopt));
+  }
+
+  // energy.csv: every packing at every chunk
+  io::TableStream energy_csv(out_dir, energy_table(), keep(energy_table().file));
+  // angles.csv: θ of the first packing of every Γ only (all packings would be too large)
+  io::TableStream angles_csv(out_dir, angles_table(), keep(angles_table().file));
+
+  std::vector<std::unique_ptr<io::LammpsDump>> dumps;
+  std::vector<std::unique_ptr<io::VtkSeries>> series;
   for (std::size_t k = 0; k < photographed.size(); ++k) {
     const std::string stem = stem_of(k);
     if (snapshots.lammps) {
@@ -426,6 +450,7 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
       const md::PackingFrame frame = md::packing_frame(model, s, photographed[k].first);
       if (snapshots.lammps) dumps[k]->frame(frame);
       if (snapshots.vtk) series[k]->frame(frame);
+      if (snapshots.gsd) trajectories[k]->frame(frame);
     }
     for (auto& dump : dumps) dump->bytes();  // handed to the OS, as the CSVs are
   };
@@ -470,6 +495,7 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
       const std::string stem = "snapshots/" + stem_of(k);
       if (snapshots.lammps) stream(stem + ".lammpstrj", dumps[k]->bytes());
       if (snapshots.vtk) stream(stem + ".pvd", series[k]->bytes());
+      if (snapshots.gsd) stream(stem + ".gsd", trajectories[k]->bytes());
     }
     io::write_checkpoint(checkpoint, header, s, rotation);
   };
@@ -478,6 +504,7 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
   energy_csv.close();
   angles_csv.close();
   for (auto& dump : dumps) dump->close();
+  for (auto& trajectory : trajectories) trajectory->close();
   if (!r.complete) {
     const double t = -c.schedule.settle_time + static_cast<double>(r.steps) * r.dt;
     progress << "stopped at t = " << format_value("%.6g", t) << " s; checkpoint in "

@@ -101,7 +101,7 @@ bool is_run_output(const std::string& name) {
     return name.size() > end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
   };
   if (name.rfind("packing_", 0) == 0 &&
-      (ends_with(".lammpstrj") || ends_with(".vtp") || ends_with(".pvd")))
+      (ends_with(".lammpstrj") || ends_with(".vtp") || ends_with(".pvd") || ends_with(".gsd")))
     return true;
   if (numbered(name, "point_") || is_rank_folder(name) || numbered(name, ".incoming-")) return true;
   for (const Model& m : models())

@@ -28,14 +28,29 @@ class Appended {
                   "<DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" "
                   "format=\"appended\" offset=\"%zu\"/>\n",
                   type, name, components, data_.size());
-    const std::uint64_t bytes = v.size() * sizeof(T);
-    data_.append(reinterpret_cast<const char*>(&bytes), sizeof bytes);
-    data_.append(reinterpret_cast<const char*>(v.data()), bytes);
+    append(v);
+    return head;
+  }
+  // a field-data array: VTK counts its tuples, not its components
+  std::string field(const char* name, const std::vector<double>& v) {
+    char head[200];
+    std::snprintf(head, sizeof head,
+                  "<DataArray type=\"Float64\" Name=\"%s\" NumberOfTuples=\"%zu\" "
+                  "format=\"appended\" offset=\"%zu\"/>\n",
+                  name, v.size(), data_.size());
+    append(v);
     return head;
   }
   const std::string& data() const { return data_; }
 
  private:
+  template <class T>
+  void append(const std::vector<T>& v) {
+    const std::uint64_t bytes = v.size() * sizeof(T);
+    data_.append(reinterpret_cast<const char*>(&bytes), sizeof bytes);
+    data_.append(reinterpret_cast<const char*>(v.data()), bytes);
+  }
+
   std::string data_;
 };
 
@@ -100,11 +115,13 @@ std::string vtp_text(const md::PackingFrame& f) {
   Appended data;
   std::string xml =
       "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" "
-      "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<PolyData>\n<Piece NumberOfPoints=\"" +
-      std::to_string(disk.size()) + "\" NumberOfVerts=\"0\" NumberOfLines=\"" +
-      std::to_string(kind.size()) +
-      "\" NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n"
-      "<PointData Scalars=\"radius\" Vectors=\"velocity\">\n";
+      "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<PolyData>\n<FieldData>\n";
+  // the frame's time as VTK's readers take it from a lone file (ParaView's time of a .vtp)
+  xml += data.field("TimeValue", {f.t});
+  xml += "</FieldData>\n<Piece NumberOfPoints=\"" + std::to_string(disk.size()) +
+         "\" NumberOfVerts=\"0\" NumberOfLines=\"" + std::to_string(kind.size()) +
+         "\" NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n"
+         "<PointData Scalars=\"radius\" Vectors=\"velocity\">\n";
   xml += data.array("Int64", "disk", 1, disk);
   xml += data.array("Float64", "radius", 1, radius);
   xml += data.array("Float64", "velocity", 3, velocity);

@@ -1,7 +1,8 @@
 // Snapshots through the cases layer (cases::run_packing_ensemble with a SnapshotPlan): the
 // frames hold the state of the run bit for bit, and a run interrupted and resumed from its
-// checkpoint leaves snapshot files byte-identical to the uninterrupted run's, even when the
-// first session wrote past its checkpoint before it died.
+// checkpoint leaves snapshot files byte-identical to the uninterrupted run's, even when a
+// session wrote past its checkpoint before it died (a GSD file then holds more frames, its index
+// and header rewritten); a GSD file changed since its checkpoint is refused.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@ cases::SnapshotPlan plan() {
   p.every_chunks = 2;
   p.lammps = true;
   p.vtk = true;
+  p.gsd = true;
   return p;
 }
 
@@ -69,8 +71,8 @@ TEST(SnapshotResume, ResumedRunWritesByteIdenticalSnapshots) {
                                         plan()),
             cases::RunEnd::complete);
   const std::map<std::string, std::string> expected = snapshot_files(straight);
-  // two packings: a dump, a collection and nine frames each
-  ASSERT_EQ(expected.size(), 2u * (2 + 9));
+  // two packings: a dump, a collection, a GSD file and nine frames each
+  ASSERT_EQ(expected.size(), 2u * (3 + 9));
 
   // slices of 700 steps: the checkpoints fall inside chunks, after a frame and before one
   for (int slices : {7, 13, 27}) {
@@ -81,7 +83,18 @@ TEST(SnapshotResume, ResumedRunWritesByteIdenticalSnapshots) {
     control.stop = [&] { return ++taken >= slices; };
     ASSERT_EQ(cases::run_packing_ensemble(tiny_case(), control, plan()),
               cases::RunEnd::interrupted);
-    // a session that died after its checkpoint had written more: cut back on resume
+    // a session that died after its checkpoint had written more: a second session writes
+    // frames past the checkpoint, which is then put back; all is cut back on resume
+    fs::copy_file(dir / "checkpoint.bin", dir / "first.bin");
+    const auto gsd_bytes = fs::file_size(dir / "snapshots/packing_1.gsd");
+    cases::RunContext more = test::run_context(dir, echo, 1, progress);
+    more.resume = true;
+    more.slice_steps = 700;
+    taken = 0;
+    more.stop = [&] { return ++taken >= 9; };
+    ASSERT_EQ(cases::run_packing_ensemble(tiny_case(), more, plan()), cases::RunEnd::interrupted);
+    EXPECT_GT(fs::file_size(dir / "snapshots/packing_1.gsd"), gsd_bytes) << "frames past it";
+    fs::rename(dir / "first.bin", dir / "checkpoint.bin");
     std::ofstream(dir / "snapshots/packing_1.lammpstrj", std::ios::app)
         << "ITEM: TIMESTEP\n99999\nITEM: NUMBER OF ATOMS\n";
     {
@@ -107,7 +120,8 @@ TEST(SnapshotResume, CheckpointWithoutSnapshotSizesIsRefused) {
   const fs::path dir = scratch("no_sizes");
   cases::RunContext control = test::run_context(dir, echo, 1, progress);
   control.stop = [] { return true; };
-  // stopped without snapshots, resumed with them: the checkpoint knows no snapshot file
+  // stopped without snapshots, resumed with them: the checkpoint knows no snapshot file (the
+  // GSD files are opened first)
   ASSERT_EQ(cases::run_packing_ensemble(tiny_case(), control), cases::RunEnd::interrupted);
   cases::RunContext resume = test::run_context(dir, echo, 1, progress);
   resume.resume = true;
@@ -115,10 +129,40 @@ TEST(SnapshotResume, CheckpointWithoutSnapshotSizesIsRefused) {
     cases::run_packing_ensemble(tiny_case(), resume, plan());
     FAIL() << "resumed snapshots the checkpoint has no size of";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("no size recorded for snapshots/packing_1.lammpstrj"),
+    EXPECT_NE(std::string(e.what()).find("no size recorded for snapshots/packing_1.gsd"),
               std::string::npos)
         << e.what();
   }
+}
+
+TEST(SnapshotResume, GsdFileChangedSinceTheCheckpointIsRefused) {
+  std::ostringstream progress;
+  const fs::path dir = scratch("gsd_changed");
+  cases::RunContext control = test::run_context(dir, echo, 1, progress);
+  int taken = 0;
+  control.slice_steps = 700;
+  control.stop = [&] { return ++taken >= 13; };
+  ASSERT_EQ(cases::run_packing_ensemble(tiny_case(), control, plan()), cases::RunEnd::interrupted);
+  // the last frame's last θ changed (the file ends with it: the index has not moved yet)
+  const fs::path gsd = dir / "snapshots/packing_2.gsd";
+  std::string bytes = slurp(gsd);
+  ASSERT_NE(bytes.substr(bytes.size() - 8), std::string(8, '\0'));
+  bytes.back() = static_cast<char>(bytes.back() ^ 1);
+  std::ofstream(gsd, std::ios::binary | std::ios::trunc) << bytes;
+  const std::string before = slurp(dir / "energy.csv");
+  cases::RunContext resume = test::run_context(dir, echo, 1, progress);
+  resume.resume = true;
+  try {
+    cases::run_packing_ensemble(tiny_case(), resume, plan());
+    FAIL() << "resumed from a GSD file changed since its checkpoint";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("packing_2.gsd: does not hold the "), std::string::npos)
+        << e.what();
+  }
+  // refused before anything was cut back or replaced, and no temporary left
+  EXPECT_EQ(slurp(gsd), bytes);
+  EXPECT_EQ(slurp(dir / "energy.csv"), before);
+  EXPECT_FALSE(fs::exists(dir / "snapshots/packing_2.gsd.tmp"));
 }
 
 TEST(SnapshotResume, FramesHoldTheStateBitForBit) {
@@ -148,8 +192,8 @@ TEST(SnapshotResume, FramesHoldTheStateBitForBit) {
   for (int i = 0; i < c.model.packing_size(2); ++i) {
     std::getline(in, line);
     std::istringstream row(line);
-    std::string id, type, radius, x, y, z, vx, vy, vz, omega, theta;
-    row >> id >> type >> radius >> x >> y >> z >> vx >> vy >> vz >> omega >> theta;
+    std::string id, type, radius, x, y, vx, vy, omega, theta;
+    row >> id >> type >> radius >> x >> y >> vx >> vy >> omega >> theta;
     EXPECT_EQ(id, std::to_string(i + 1));
     EXPECT_EQ(x, io::round_trip(s.x[first + i]));
     EXPECT_EQ(y, io::round_trip(s.y[first + i]));

@@ -41,6 +41,7 @@ struct SnapshotPlan {
   std::int64_t every_chunks = 1;  // then a frame every this many chunk ends
   bool lammps = false;            // snapshots/packing_<p>.lammpstrj
   bool vtk = false;               // snapshots/packing_<p>_<frame>.vtp, snapshots/packing_<p>.pvd
+  bool gsd = false;               // snapshots/packing_<p>.gsd
   bool takes(std::int64_t chunk) const {
     return !packings.empty() && chunk >= first_chunk && (chunk - first_chunk) % every_chunks == 0;
   }

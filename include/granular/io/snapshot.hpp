@@ -1,7 +1,8 @@
 // Snapshots of packings for OVITO and ParaView (docs/outputs.md, "snapshots/"): a frame of one
-// packing (md::PackingFrame) appended to a LAMMPS text dump, or written as one VTK XML PolyData
-// file of a series that a ParaView collection (.pvd) lists. Both continue a resumed run from the
-// sizes its checkpoint recorded, so that they end byte-identical to an uninterrupted run's.
+// packing (md::PackingFrame) appended to a LAMMPS text dump or a GSD trajectory, or written as
+// one VTK XML PolyData file of a series that a ParaView collection (.pvd) lists. All continue a
+// resumed run from what its checkpoint recorded, so that they end byte-identical to an
+// uninterrupted run's.
 #pragma once
 
 // Physics knows no files (docs/architecture.md): the physics library is compiled with
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -26,10 +28,12 @@
 namespace granular::io {
 
 // A LAMMPS text dump (https://docs.lammps.org/dump.html, "custom" style) of one packing, one
-// frame after the other: TIMESTEP is the state's step, the box's x bounds are the side walls,
-// its lower y bound the bottom wall's height at the frame, its upper y bound the highest disk
-// top, z ±(largest radius); atoms `id type radius x y z vx vy vz omegaz theta`, id = disk
-// index within the packing + 1, type = 1 + rank of the disk's radius among the packing's radii.
+// frame after the other: TIME the state's time, as `dump_modify time yes` writes it (before
+// TIMESTEP), TIMESTEP the state's step, the box's x bounds the side walls, its lower y bound the
+// bottom wall's height at the frame, its upper y bound the highest disk top, z ±(largest
+// radius); atoms `id type radius x y vx vy omegaz theta`, id = disk index within the packing
+// + 1, type = 1 + rank of the disk's radius among the packing's radii. No z column: OVITO reads
+// a dump without one as a 2D cell.
 class LammpsDump {
  public:
   // Creates the file, or, resuming, cuts it back to `keep` bytes (a line's end) and appends.
@@ -44,7 +48,8 @@ class LammpsDump {
 };
 
 // The VTK XML PolyData text of one frame (https://docs.vtk.org/en/latest/design_documents/
-// VTKFileFormats.html): appended raw binary data, little-endian, UInt64 block headers. Points:
+// VTKFileFormats.html): appended raw binary data, little-endian, UInt64 block headers. Field
+// data: TimeValue, the frame's time (VTK's name for it, which ParaView shows). Points:
 // the disks' centres (z = 0) in their order, then the contact points on walls, then the walls'
 // end points. Point data: disk (index within the packing, −1 for other points), radius,
 // velocity (3 components), omega, theta (0 for other points). Line cells: the disk–disk
@@ -72,6 +77,41 @@ class VtkSeries {
   std::filesystem::path pvd_;
   std::string entries_;  // the collection's head and its DataSet lines
   std::int64_t frames_ = 0;
+};
+
+// A GSD trajectory of one packing (HOOMD-blue's format, schema "hoomd" 1.4, which every GSD
+// reader takes; written by the gsd library), one frame after the other, each complete:
+// configuration/step, dimensions = 2, box [Lx, Ly, 0, 0, 0, 0] = the dump's x and y extent;
+// particles/N, types ("1", "2", ...: the dump's types), typeid, diameter, position (relative to
+// the box's centre, as HOOMD's boxes are centred; z = 0), orientation (the rotation by θ about
+// z), velocity, all float32 as the schema has them; log/time (the frame's time, which GSD has no
+// chunk for), log/bottom_y (the bottom wall's height), log/particles/omega and
+// log/particles/theta, float64: the state's doubles.
+//
+// GSD rewrites its index and name list in place, so the file is no stream with a stable prefix:
+// a checkpoint records the whole file's size and checksum (after every frame the file is
+// flushed and complete), and a resumed trajectory writes the frames the file found holds again,
+// chunk by chunk through the same calls, into a new file until it has that size, and goes on
+// only if it has that checksum too.
+class GsdTrajectory {
+ public:
+  struct Mark {
+    std::uint64_t bytes;
+    std::uint64_t checksum;
+  };
+  GsdTrajectory(const std::filesystem::path& path, std::optional<Mark> keep);
+  ~GsdTrajectory();
+  GsdTrajectory(const GsdTrajectory&) = delete;
+  GsdTrajectory& operator=(const GsdTrajectory&) = delete;
+  void frame(const md::PackingFrame& f);
+  // The file's size, complete after the last frame (a checkpoint records it and its checksum).
+  std::uint64_t bytes() const;
+  void close();
+
+ private:
+  struct Handle;
+  std::filesystem::path path_;
+  std::unique_ptr<Handle> handle_;
 };
 
 }  // namespace granular::io
