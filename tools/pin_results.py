@@ -9,8 +9,8 @@ same commands and demands the same values: bitwise, or within a pin's "tolerance
 
     python3 tools/pin_results.py build/granular [MODEL]
 
-With MODEL (pendulum, dimer, prism or billiard) only that model's runs are pinned again; the
-others, the demo CSVs and their formats stay as they are. Regenerate only when a change of
+With MODEL (pendulum, dimer, prism, billiard, wedge or ed) only that model's runs are pinned
+again; the others, the demo CSVs and their formats stay as they are. Regenerate only when a change of
 results is intended, and say so in the commit."""
 import json
 import os
@@ -38,6 +38,17 @@ for name in sorted(os.listdir(os.path.join(ROOT, "cases"))):
 for name in sorted(os.listdir(os.path.join(ROOT, "cases"))):
     if name.startswith("billiard_"):
         RUNS.append(("billiard", name[:-5], ["/run/collisions=200"], ["status", "collisions"]))
+# the thesis' collision rules and restitution tables (issue 22): the wedge map with the large-κ
+# and the tabulated e_t, and the event-driven packings
+WEDGE_KEYS = ["status", "omega_bar", "scaled_rotation", "flight_time", "wall_speed",
+              "rejections", "wall_changes"]
+RUNS += [
+    ("wedge", "wedge_fig6_ed_tilt10", ["/run/collisions=20000"], WEDGE_KEYS),
+    ("wedge", "wedge_fig6_ed_contact_law", ["/run/collisions=20000"], WEDGE_KEYS),
+    ("ed", "thesis_fig3_11_ed", ["/drive/gamma=[2,7]", "/ensemble/packings_per_gamma=1",
+                                 "/run/transient_time=0.5", "/run/measure_time=2"],
+     ["mean_sq_omega", "mean_rho2", "mean_sigma_a", "events"]),
+]
 
 # the demo ensemble, shortened: two Γ, 0.4 s; its CSVs are pinned byte for byte
 DEMO = ("packing_ensemble", "demo_sweep",
@@ -56,19 +67,25 @@ def run(binary, case, sets, out):
 
 
 def repin_model(binary, model, commit):
-    """Runs `model`'s pinned runs again and replaces their values in pins.json."""
+    """Runs `model`'s runs of RUNS and puts their values into pins.json: in place of the pinned
+    ones (a tolerance written by hand is kept), or added when the model had none."""
     path = os.path.join(PINS, "pins.json")
     with open(path) as f:
         pins = json.load(f)
+    kept = {r["case"]: r for r in pins["runs"] if r["model"] == model}
+    pins["runs"] = [r for r in pins["runs"] if r["model"] != model]
     tmp = tempfile.mkdtemp(prefix="granular_pins_")
     try:
-        for pin in pins["runs"]:
-            if pin["model"] != model:
+        for m, case, sets, keys in RUNS:
+            if m != model:
                 continue
-            summary = run(binary, pin["case"], pin["set"], os.path.join(tmp, pin["case"]))
-            pin["values"] = {k: summary[k] for k in pin["values"]}
-            pin["commit"] = commit
-            print("pinned", pin["case"])
+            summary = run(binary, case, sets, os.path.join(tmp, case))
+            pin = {"model": model, "case": case, "set": sets,
+                   "values": {k: summary[k] for k in keys}, "commit": commit}
+            if "tolerance" in kept.get(case, {}):
+                pin["tolerance"] = kept[case]["tolerance"]
+            pins["runs"].append(pin)
+            print("pinned", case)
     finally:
         shutil.rmtree(tmp)
     with open(path, "w") as f:

@@ -1,7 +1,9 @@
 // The results a restructuring must not change (issue 11, step 0), pinned by
 // tools/pin_results.py in tests/data/pins/: the pendulum impact lists of both paper cases, the
 // prism κ of every shipped case, the dimer ⟨u⟩ of the figure-8 cases, the billiard's first 200
-// collisions of each shipped case, and a shortened demo ensemble's disks.csv and angles.csv.
+// collisions of each shipped case, the wedge map's rotation (large-κ and tabulated e_t) and the
+// event-driven packings' ⟨ω̄²⟩ (issue 22: the thesis' collision rules move), and a shortened
+// demo ensemble's disks.csv and angles.csv.
 // Every run is repeated through the binary and must give the same values: bitwise, or, where
 // a pin states a relative tolerance and its reason, numbers within that tolerance.
 #include <gtest/gtest.h>
@@ -149,6 +151,8 @@ TEST_F(PinnedResults, PendulumImpactLists) { expect_model_unchanged("pendulum");
 TEST_F(PinnedResults, PrismKappa) { expect_model_unchanged("prism"); }
 TEST_F(PinnedResults, DimerDrift) { expect_model_unchanged("dimer"); }
 TEST_F(PinnedResults, BilliardFirst200Collisions) { expect_model_unchanged("billiard"); }
+TEST_F(PinnedResults, WedgeMapRotation) { expect_model_unchanged("wedge"); }
+TEST_F(PinnedResults, EventDrivenPackings) { expect_model_unchanged("ed"); }
 
 TEST_F(PinnedResults, DemoEnsembleCsvs) {
   const json& demo = pins_["demo"];
