@@ -16,6 +16,7 @@
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/output.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/collision.hpp"
 #include "granular/md/ed/restitution.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"
@@ -222,11 +223,11 @@ void check_ed_restitution(const JsonObject& contact, const std::vector<Species>&
   for (const Species& s : species)
     if (std::find(radii.begin(), radii.end(), s.radius) == radii.end()) radii.push_back(s.radius);
   for (std::size_t a = 0; a < radii.size(); ++a) {
-    std::string why = md::ed::restitution_table_problem(disk_wall, radii[a], 0.0, areal_density);
+    std::string why = md::restitution_table_problem(disk_wall, radii[a], 0.0, areal_density);
     if (!why.empty())
       contact.fail("disk_wall", "a disk of radius " + format_number(radii[a]) + " m: " + why);
     for (std::size_t b = a; b < radii.size(); ++b) {
-      why = md::ed::restitution_table_problem(disk_disk, radii[a], radii[b], areal_density);
+      why = md::restitution_table_problem(disk_disk, radii[a], radii[b], areal_density);
       if (!why.empty())
         contact.fail("disk_disk", "disks of radii " + format_number(radii[a]) + " and " +
                                       format_number(radii[b]) + " m: " + why);

@@ -1,8 +1,8 @@
-// The MD models of the thesis' minimal systems (docs/minimal_systems.md): "three_disk", the
-// upper disk on two support disks under the harmonic torque or with randomly vibrated supports
-// (ch. 5), and "wedge_md", a disk in a vertically vibrated wedge (§6.2). Each case is one
-// packing of the ensemble engine (md/minimal_systems.hpp) run by md::run_minimal; scans over
-// any key make the thesis' curves (docs/cases.md, "Scans").
+// The MD models of the thesis' minimal systems (docs/three_disk.md, docs/wedge.md):
+// "three_disk", the upper disk on two support disks under the harmonic torque or with randomly
+// vibrated supports (ch. 5), and "wedge_md", a disk in a vertically vibrated wedge (§6.2). Each
+// case is one packing of the ensemble engine (md/minimal_systems.hpp) run by md::run_minimal;
+// scans over any key make the thesis' curves (docs/cases.md, "Scans").
 #include <cmath>
 #include <memory>
 #include <string>

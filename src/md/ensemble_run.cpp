@@ -6,7 +6,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "granular/md/ed/packing.hpp"
 #include "granular/md/packing.hpp"
 
 namespace granular::md {
@@ -234,8 +233,8 @@ std::string status_name(std::uint32_t status) {
   add(status_non_finite, "non_finite");
   add(status_outside_box, "outside_box");
   add(status_too_fast, "too_fast");
-  add(ed::status_inelastic_collapse, "inelastic_collapse");
-  add(ed::status_no_bounce, "no_bounce");
+  add(status_inelastic_collapse, "inelastic_collapse");
+  add(status_no_bounce, "no_bounce");
   return name;
 }
 

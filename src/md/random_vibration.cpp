@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "granular/constants.hpp"
+
 namespace granular::md {
 
 namespace {
@@ -50,7 +52,7 @@ RandomVibrationStep random_vibration_step(const RandomVibration& d, double dt) {
                                  0.9602898564975363};
   static const double weight[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
                                    0.1012285362903763};
-  const double period = 2.0 * 3.141592653589793 / w;
+  const double period = 2.0 * pi / w;
   const double want = std::ceil(20.0 * dt / period);
   double sxx = 0.0, sxv = 0.0, svv = 0.0;
   if (!(want <= max_panels)) {

@@ -1,6 +1,6 @@
 // Every shipped case, through the real `granular` binary (issue 11, item 7): each file in
 // cases/ validates; a shortened run of each writes summary.json with its model's documented
-// keys and a status; for each of the six models an unknown key, a missing required key and an
+// keys and a status; for each model an unknown key, a missing required key and an
 // out-of-range value give the one-line "<file>: <pointer>: <what>" error with exit 2 and
 // nothing written; keys of earlier versions name their new key.
 #include <gtest/gtest.h>

@@ -25,7 +25,7 @@
 
 #include "granular/hd.hpp"
 #if !GRANULAR_HOST_ONLY
-#error "granular/md/checkpoint.hpp is host-only"
+#error "granular/io/checkpoint.hpp is host-only"
 #endif
 
 #include <cstdint>

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "granular/contact_law.hpp"
+#include "granular/impulse/restitution_table.hpp"
 #include "granular/md/model.hpp"
 
 namespace granular::md {
@@ -72,5 +74,22 @@ struct CollisionSample {
 // When `trace` is not null it receives one sample per step.
 CollisionResult run_collision(const CollisionCase& c,
                               std::vector<CollisionSample>* trace = nullptr);
+
+// The e_t(|u_t/u_n|) table of `law` for disk a (radius_a) on disk b (radius_b), or on a fixed
+// wall when radius_b is 0, at areal density ρ [kg/m²] (thesis §4.5.2): one collision per ratio
+// of impulse::RestitutionTable through run_collision. Integrated once per distinct (law, radii,
+// ρ) in a process and kept (about 0.1 s each; one lock, any thread). The linear law's e_t
+// depends on the ratio only, under the closed forms' assumption of a constant normal. Throws
+// std::runtime_error when a collision does not end (a law outside the engine's domain).
+const impulse::RestitutionTable& tangential_restitution_table(const ContactParams& law,
+                                                              double radius_a, double radius_b,
+                                                              double areal_density);
+
+// Why that table cannot be integrated, or "" when it can as far as its first and last single
+// collisions tell (the extremes of |u_t/u_n|, where a law outside the engine's domain shows):
+// two collisions instead of the table's 121, cheap enough for validation; kept per (law, radii,
+// ρ) as the tables are.
+std::string restitution_table_problem(const ContactParams& law, double radius_a, double radius_b,
+                                      double areal_density);
 
 }  // namespace granular::md

@@ -1,5 +1,5 @@
 // A validated packing-ensemble case: the model plus how to run and measure it. Produced by
-// io::load_case from a "packing_ensemble" JSON case; consumed by run_ensemble.
+// cases::load_case from a "packing_ensemble" JSON case; consumed by run_ensemble.
 #pragma once
 
 #include <algorithm>

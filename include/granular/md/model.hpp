@@ -1,5 +1,5 @@
 // EnsembleModel: the constant parameters of an ensemble of independent vibrated packings.
-// Written once by io::load_case (or a test) and never during a run (MuJoCo's mjModel).
+// Written once by cases::load_case (or a test) and never during a run (MuJoCo's mjModel).
 #pragma once
 
 #include <cstdint>

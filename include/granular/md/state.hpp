@@ -40,6 +40,9 @@ enum StatusFlag : std::uint32_t {
   status_non_finite = 1u << 2,         // a position or velocity became NaN or infinite
   status_outside_box = 1u << 3,        // a disk's centre left the box (disk_domain_flags)
   status_too_fast = 1u << 4,           // a disk moved its radius or more in one step
+  // the event-driven method's (md/ed/packing.hpp), in high bits: checkpoints record them
+  status_inelastic_collapse = 1u << 16,  // the event cap was reached
+  status_no_bounce = 1u << 17,           // no FBRPA draw of 1000 bounced the disk
 };
 
 struct EnsembleState {

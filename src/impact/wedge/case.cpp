@@ -3,7 +3,6 @@
 // only turn its result Rω̄/(Aω_b) into ω̄.
 #include <array>
 #include <cmath>
-#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,7 +14,7 @@
 #include "granular/constants.hpp"
 #include "granular/impact/wedge/run.hpp"
 #include "granular/io/output.hpp"
-#include "granular/md/ed/restitution.hpp"
+#include "granular/md/collision.hpp"
 #include "granular/md/model.hpp"
 #include "granular/vibration.hpp"
 
@@ -31,15 +30,10 @@ using io::JsonObject;
 // A wall's contact law and the disk it meets: {k_n, k_t, γ_n, μ, R, ρ}.
 using WallKey = std::array<double, 6>;
 
-// e_t of that wall, tabulated when a run first needs it and kept for the process (every point of
-// a scan has the same wall): ~0.1 s of single collisions, too much for validation.
-const RestitutionTable& wall_table(const WallKey& k) {
-  static std::map<WallKey, RestitutionTable> tables;
-  auto known = tables.find(k);
-  if (known == tables.end())
-    known =
-        tables.emplace(k, tabulate_wall_restitution({k[0], k[1], k[2], k[3]}, k[4], k[5])).first;
-  return known->second;
+// e_t of that wall: the collision model's table, integrated when a run first needs it and kept
+// for the process (every point of a scan has the same wall): ~0.1 s, too much for validation.
+const impulse::RestitutionTable& wall_table(const WallKey& k) {
+  return md::tangential_restitution_table({k[0], k[1], k[2], k[3]}, k[4], 0.0, k[5]);
 }
 
 class WedgeCase : public Case {
@@ -176,7 +170,7 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
     p.e_n = linear_dashpot_restitution(wall.k_n, wall.gamma_n, md::disk_mass(density, radius)).e_n;
     wall_key = WallKey{wall.k_n, wall.k_t, wall.gamma_n, wall.mu, radius, density};
     // the engine must be able to run this wall's collisions (the run tabulates 121 of them)
-    const std::string why = md::ed::restitution_table_problem(wall, radius, 0.0, density);
+    const std::string why = md::restitution_table_problem(wall, radius, 0.0, density);
     if (!why.empty()) c.fail("", why);
   } else {
     for (const char* key : {"k_n", "k_t", "gamma_n"})

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "granular/random.hpp"
+#include "granular/vibration.hpp"
 
 namespace granular::wedge {
 

@@ -3,14 +3,17 @@
 #include <cmath>
 #include <limits>
 
-#include "granular/impact/wedge/impact_map.hpp"
-#include "granular/md/ed/collision_rules.hpp"
+#include "granular/impulse/disk_collision.hpp"
 #include "granular/md/ed/collision_time.hpp"
 #include "granular/md/state.hpp"
 #include "granular/random.hpp"
+#include "granular/vibration.hpp"
 
 namespace granular::md::ed {
 namespace {
+
+using impulse::ContactVelocity;
+using impulse::DiskVelocity;
 
 constexpr double never = std::numeric_limits<double>::infinity();
 
@@ -97,9 +100,9 @@ void EdPacking::collide_disks(int i, int j) {
   const Vec2 e = (1.0 / norm(d)) * d;
   DiskVelocity va{{a.s.vx, a.s.vy}, a.s.omega}, vb{{b.s.vx, b.s.vy}, b.s.omega};
   const Restitution& law = laws_.pair(i, j);
-  const ContactVelocity u = pair_contact_velocity(va, vb, radius_[i], radius_[j], e);
+  const ContactVelocity u = impulse::pair_contact_velocity(va, vb, radius_[i], radius_[j], e);
   const double e_t = tangential_restitution(law, std::fabs(u.u_t / u.u_n));
-  collide_pair(va, vb, mass_[i], mass_[j], radius_[i], radius_[j], e, law.e_n, e_t);
+  impulse::collide_pair(va, vb, mass_[i], mass_[j], radius_[i], radius_[j], e, law.e_n, e_t);
   a.s.vx = va.v.x;
   a.s.vy = va.v.y;
   a.s.omega = va.omega;
@@ -123,8 +126,8 @@ void EdPacking::collide_wall(int i, int w) {
     for (std::uint32_t attempt = 0; attempt < max_fbrpa_attempts && !bounced; ++attempt) {
       const auto words =
           random_words({p_.seed, 0, attempt}, static_cast<std::uint64_t>(counts_.bottom));
-      v_b = speed * wedge::fbrpa_wall_velocity(approach, 0.0, uniform_open(words.v[0]));
-      bounced = -law.e_n * v.v.y + (1.0 + law.e_n) * v_b > 0.0;
+      v_b = speed * fbrpa_wall_velocity(approach, 0.0, uniform_open(words.v[0]));
+      bounced = impulse::wall_rebound(v.v.y, v_b, law.e_n) > 0.0;
       if (!bounced) ++counts_.rejections;
     }
     if (!bounced) {
@@ -132,9 +135,9 @@ void EdPacking::collide_wall(int i, int w) {
       return;
     }
   }
-  const ContactVelocity u = wall_contact_velocity(v, radius_[i], n, v_b);
+  const ContactVelocity u = impulse::wall_contact_velocity(v, radius_[i], n, v_b);
   const double e_t = tangential_restitution(law, std::fabs(u.u_t / u.u_n));
-  ed::collide_wall(v, radius_[i], n, v_b, law.e_n, e_t);
+  impulse::collide_wall(v, radius_[i], n, v_b, law.e_n, e_t);
   a.s.vx = v.v.x;
   a.s.vy = v.v.y;
   a.s.omega = v.omega;

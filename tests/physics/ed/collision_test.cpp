@@ -8,11 +8,18 @@
 #include <cmath>
 #include <random>
 
-#include "granular/md/ed/collision_rules.hpp"
+#include "granular/impulse/disk_collision.hpp"
 #include "granular/md/ed/collision_time.hpp"
 
 namespace granular::md::ed {
 namespace {
+
+using impulse::collide_pair;
+using impulse::collide_wall;
+using impulse::ContactVelocity;
+using impulse::DiskVelocity;
+using impulse::pair_contact_velocity;
+using impulse::wall_contact_velocity;
 
 using quad = __float128;
 

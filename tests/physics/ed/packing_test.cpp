@@ -199,7 +199,7 @@ TEST(EdRestitution, TangentialRestitutionStaysWithinPlusMinusOne) {
       }
     }
     // a symmetric pair table
-    EXPECT_EQ(set.pair(0, 1).e_t, set.pair(1, 0).e_t);
+    EXPECT_EQ(set.pair(0, 1).table.e_t, set.pair(1, 0).table.e_t);
     EXPECT_EQ(set.pair(0, 3).e_n, set.pair(0, 0).e_n);
   }
   // the large-κ approximation (ch. 6) is 0 at small ratios and 1 − 3μ(1 + e_n)/ratio above

@@ -18,7 +18,9 @@
 #error "granular/impact/wedge/params.hpp is host-only"
 #endif
 
+#include "granular/constants.hpp"
 #include "granular/impact/hybrid.hpp"
+#include "granular/impulse/restitution_table.hpp"
 
 namespace granular::wedge {
 
@@ -31,28 +33,20 @@ enum class TangentialLaw {
   none          // e_t = 1: frictionless walls
 };
 
-// e_t of the contact law at ratios |u_t/u_n| = 10^(log_min + k·log_step), k = 0 … size − 1
-// (impact_map.hpp, tabulate_wall_restitution).
-struct RestitutionTable {
-  double log_min = -3.0;
-  double log_step = 0.05;
-  std::vector<double> e_t;
-};
-
 struct WedgeParams {
   double aperture = 2.0943951023931957;  // θ_W, the angle between the walls [rad] (0, π)
   double tilt = 0.0;                     // θ_T, rotation of the whole wedge [rad]
   double e_n = 0.9;                      // normal restitution (2.11)
   double mu = 0.1;                       // friction coefficient of the walls
   TangentialLaw law = TangentialLaw::large_kappa;
-  RestitutionTable table;  // for contact_law
+  impulse::RestitutionTable table;  // for contact_law (md::tangential_restitution_table)
   bool vibrating = true;   // false: fixed walls (no wall velocity at all; tests)
   std::uint64_t seed = 1;
 
   // Angles of the two walls, lines y = tan θ x through the vertex (spec: θ_R = θ0 + θ_T,
   // θ_L = θ_T − θ0 with θ0 = (π − θ_W)/2).
-  double theta_right() const { return 0.5 * (3.141592653589793 - aperture) + tilt; }
-  double theta_left() const { return tilt - 0.5 * (3.141592653589793 - aperture); }
+  double theta_right() const { return 0.5 * (pi - aperture) + tilt; }
+  double theta_left() const { return tilt - 0.5 * (pi - aperture); }
 };
 
 }  // namespace granular::wedge

@@ -1,8 +1,8 @@
 // One vibrated packing by the event-driven (ED) method (Peraza-Mues 2018, §2.3; docs/ed.md):
 // the box of the MD engine (side walls at x = 0 and x = W, bottom at y = 0, gravity −g ŷ), every
 // disk on a parabola between instantaneous binary collisions (ω constant in flight). At a
-// collision the rules of collision_rules.hpp apply with e_n and e_t of the pair's contact type
-// and effective mass (restitution.hpp). The bottom stays at y = 0 under the fixed-bottom,
+// collision the rules of impulse/disk_collision.hpp apply with e_n and e_t of the pair's contact
+// type and effective mass (restitution.hpp). The bottom stays at y = 0 under the fixed-bottom,
 // random-phase approximation (FBRPA, §2.3.3): at each bottom collision a wall velocity
 // v_b = Aω cos φ is drawn for a random incoming line of the disk's slope, and redrawn while
 // the disk would not bounce back up.
@@ -29,12 +29,9 @@
 #include "granular/md/ed/restitution.hpp"
 #include "granular/md/model.hpp"
 #include "granular/md/observables.hpp"
+#include "granular/md/state.hpp"
 
 namespace granular::md::ed {
-
-// Status bits of an ED packing beyond those of state.hpp (high bits, clear of the MD flags).
-constexpr std::uint32_t status_inelastic_collapse = 1u << 16;  // the event cap was reached
-constexpr std::uint32_t status_no_bounce = 1u << 17;  // no FBRPA draw of 1000 bounced the disk
 
 // Counts of a packing's events so far.
 struct EventCounts {

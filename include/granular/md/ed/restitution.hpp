@@ -1,7 +1,8 @@
 // The coefficients of restitution of the event-driven (ED) method (Peraza-Mues 2018, §2.3.1 and
 // §4.5; docs/ed.md): e_n from the linear dashpot's closed form (eq. 4.56) at the pair's
-// effective mass, e_t(|u_t/u_n|) of the elastic-skin law tabulated by integrating single
-// collisions through the MD engine (md::run_collision), or the large-κ approximation of ch. 6.
+// effective mass, e_t(|u_t/u_n|) of the elastic-skin law tabulated by the collision model
+// (md::tangential_restitution_table), or the large-κ approximation of ch. 6
+// (impulse/restitution_table.hpp).
 // One Restitution per contact type and effective mass: a packing of three radii has six
 // disk–disk pairs and three disk–wall contacts.
 #pragma once
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "granular/contact_law.hpp"
+#include "granular/impulse/restitution_table.hpp"
 
 namespace granular::md::ed {
 
@@ -25,32 +27,21 @@ struct Restitution {
   double e_n = 1.0;  // eq. 4.56 [-]
   double mu = 0.0;   // Coulomb coefficient (the full-sliding e_t, eq. 4.75)
   TangentialRule rule = TangentialRule::large_kappa;
-  // contact_law: e_t at |u_t/u_n| = 10^(log_min + k·log_step), k = 0 … size − 1
-  double log_min = -3.0;
-  double log_step = 0.05;
-  std::vector<double> e_t;
+  // contact_law: e_t(|u_t/u_n|), the collision model's (md::tangential_restitution_table)
+  impulse::RestitutionTable table;
 };
 
-// e_t at the pre-collision ratio |u_t/u_n|, in [−1, 1]; 1 at ratio 0 (no slip to change).
-// The table is interpolated linearly in log ratio; below its range its first value (the
-// sticking limit cos(ω_t t_c), eq. 4.79), above it the full-sliding e_t (4.75), which holds
-// there.
+// e_t at the pre-collision ratio |u_t/u_n|, in [−1, 1]; 1 at ratio 0 (no slip to change):
+// impulse::tabulated_restitution or impulse::large_kappa_restitution.
 double tangential_restitution(const Restitution& r, double ratio);
 
 // The restitution of `law` for disk a (radius_a) on disk b (radius_b), or on a fixed wall when
-// radius_b is 0, at areal density ρ [kg/m²]. With contact_law the e_t table is integrated once
-// per distinct (law, radii, ρ) in a process and kept (about 0.1 s each). Throws
+// radius_b is 0, at areal density ρ [kg/m²]. With contact_law the e_t table is the collision
+// model's (md::tangential_restitution_table: integrated once per process). Throws
 // std::runtime_error when a single collision does not end in the MD engine (a law outside its
 // domain).
 Restitution make_restitution(const ContactParams& law, double radius_a, double radius_b,
                              double areal_density, TangentialRule rule);
-
-// Why the e_t table of `law` for (radius_a, radius_b, ρ) cannot be integrated, or "" when it
-// can as far as its first and last single collisions tell (the extremes of |u_t/u_n|, where a
-// law outside the engine's domain shows): two collisions instead of the table's 121, cheap
-// enough for validation.
-std::string restitution_table_problem(const ContactParams& law, double radius_a, double radius_b,
-                                      double areal_density);
 
 // The restitutions of one packing: its distinct radii ("species"), each disk's species, and a
 // Restitution per disk–disk species pair and per species on a wall.

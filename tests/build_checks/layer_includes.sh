@@ -1,0 +1,55 @@
+#!/bin/sh
+# The physics library's folders include one way (docs/architecture.md, "Inside physics, one
+# way too"): the law layer (include/granular/*.hpp, impulse/) includes none of md/, md/ed/,
+# impact/; impact/ never includes md/; md/ (md/ed/ too) and the kernels never include impact/,
+# and outside md/ed/ never md/ed/. Prints each offending #include and exits 1.
+# Usage: layer_includes.sh SRC
+set -eu
+cd "$1"
+
+# the physics files of a folder: every header and source below it, the cases layer's case
+# files of the impact models (src/impact/<model>/case.cpp) left out
+files() {
+  find "$@" -type f \( -name '*.hpp' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) \
+    ! -path 'src/impact/*/case.cpp' 2>/dev/null | sort
+}
+
+status=0
+# refuse FILES' includes of any of the PATTERNS (granular/<folder>/)
+refuse() {
+  what=$1
+  shift
+  list=$1
+  shift
+  for f in $list; do
+    for pattern in "$@"; do
+      if grep -n "#include \"granular/$pattern" "$f" >/dev/null; then
+        grep -n "#include \"granular/$pattern" "$f" | sed "s|^|$f:|; s|\$|  ($what)|"
+        status=1
+      fi
+    done
+  done
+}
+
+law=$(find include/granular -maxdepth 1 -name '*.hpp' | sort; files include/granular/impulse)
+refuse "the law layer includes no model" "$law" md/ impact/
+impact=$(files include/granular/impact src/impact)
+refuse "impact/ never includes md/" "$impact" md/
+refuse "md/ never includes impact/" "$(files include/granular/md src/md kernels)" impact/
+engine=$(files include/granular/md src/md kernels | grep -v '/md/ed/')
+refuse "md/ outside md/ed/ never includes md/ed/" "$engine" md/ed/
+
+# the folders themselves: a new physics folder must be placed in this map
+for d in include/granular/* src/*; do
+  [ -d "$d" ] || continue
+  case "$d" in
+    include/granular/md | include/granular/impact | include/granular/impulse | \
+      include/granular/io | include/granular/cases | src/md | src/impact | src/io | src/cases | \
+      src/cli) ;;
+    *)
+      echo "$d: a folder this check does not know: add it to tests/build_checks/layer_includes.sh"
+      status=1
+      ;;
+  esac
+done
+exit $status
