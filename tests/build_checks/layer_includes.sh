@@ -7,11 +7,10 @@
 set -eu
 cd "$1"
 
-# the physics files of a folder: every header and source below it, the cases layer's case
-# files of the impact models (src/impact/<model>/case.cpp) left out
+# the files of folders: every header and source below them
 files() {
   find "$@" -type f \( -name '*.hpp' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) \
-    ! -path 'src/impact/*/case.cpp' 2>/dev/null | sort
+    2>/dev/null | sort
 }
 
 status=0

@@ -1,6 +1,7 @@
-// Tests for src/impact/pendulum/ (the physics and case.cpp): the double pendulum on a
-// rough floor (docs/pendulum.md §6): closed forms (36), the impact map, joint impulses and
-// forces, mirror symmetry, energy, the paper's impact counts, the Zeno policy and the CLI.
+// Tests for src/impact/pendulum/ (the physics) and src/cases/pendulum_case.cpp: the double
+// pendulum on a rough floor (docs/pendulum.md §6): closed forms (36), the impact map, joint
+// impulses and forces, mirror symmetry, energy, the paper's impact counts, the Zeno policy and
+// the CLI.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
-// Tests for src/impact/prism/ (the physics and case.cpp): the prism rolling on a ramp
-// (Zhao, Liu & Ma 2014, §6; docs/prism.md): closed-form mass properties, the contact-phase energy
-// integral and corrected reactions, κ_c of the point impact, the line impact's κ (invariances,
+// Tests for src/impact/prism/ (the physics) and src/cases/prism_case.cpp: the prism rolling on a
+// ramp (Zhao, Liu & Ma 2014, §6; docs/prism.md): closed-form mass properties, the contact-phase
+// energy integral and corrected reactions, κ_c of the point impact, the line impact's κ (invariances,
 // DS-I, energy invariant, time-domain cross-check), the run's recurrence, energy and termination
 // rules, and the CLI on good and bad cases.
 #include <gtest/gtest.h>
