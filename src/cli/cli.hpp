@@ -45,5 +45,7 @@ bool stop_requested();
 
 // Clears granular's files from `out` (--force), saying on stderr which others it kept.
 void force_clear(const std::filesystem::path& out);
+// The note on stderr about the files --force kept in `out` (not granular's).
+void note_kept(const std::filesystem::path& out, const std::vector<std::string>& kept);
 
 }  // namespace granular::cli

@@ -18,7 +18,7 @@
 #include "granular/cases/case.hpp"
 #include "granular/cases/ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
-#include "granular/cases/progress_output.hpp"
+#include "granular/cases/run_into_folder.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/provenance.hpp"
 #if GRANULAR_HAVE_MPI
@@ -276,75 +276,33 @@ int merge(const Options& o) {
 }
 
 int run(const Options& o) {
-  // everything is checked before anything is created
   const LoadedCase lc = granular::cases::load_case(o.case_path, o.sets);
-  const fs::path out = granular::cli::run_folder(o);
-  std::error_code ec;
-  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-    throw CaseError("", "--out " + granular::io::excerpt(out.string()),
-                    "exists and is not a directory");
-  granular::cases::RunContext ctx;
-  ctx.out_dir = out;
-  ctx.case_echo = lc.echo;
-  ctx.backend = o.backend;
-  ctx.threads = o.threads;
-  ctx.resume = o.resume;
-  ctx.packings = o.packings;
-  ctx.checkpoint_interval = o.checkpoint_interval;
-  ctx.report = &std::cout;
-  lc.spec->check_run(ctx);
-
-  // a folder that holds another run's files, or cannot take the outputs, is found now, not
-  // after hours of computing
-  granular::cases::check_run_folder(out, lc.echo, o.packings, o.resume, o.force);
-  if (o.force) granular::cli::force_clear(out);
-
-  // the progress to stderr (unless --quiet) and to run.log, which a resumed run continues
-  granular::cases::RunLog log(out, o.resume);
-  granular::cases::ProgressOutput progress_buffer(o.quiet ? nullptr : &std::cerr, isatty(2) == 1,
-                                                  &log.stream());
-  std::ostream progress(&progress_buffer);
-  ctx.progress = &progress;
-  for (const std::string& n : lc.notes) progress << "note: " << n << "\n";
-
+  granular::cases::FolderRun r;
+  r.out = granular::cli::run_folder(o);
+  r.backend = o.backend;
+  r.threads = o.threads;
+  r.resume = o.resume;
+  r.force = o.force;
+  r.packings = o.packings;
+  r.checkpoint_interval = o.checkpoint_interval;
+  r.report = &std::cout;
+  r.progress = o.quiet ? nullptr : &std::cerr;
+  r.terminal = isatty(2) == 1;
+  r.on_kept = [&](const std::vector<std::string>& kept) {
+    granular::cli::note_kept(r.out, kept);
+  };
+  r.stopped_how = "stopped, exit " + std::to_string(kStopped) + ",";
   // a run that can stop stops within a slice with a checkpoint, so days of work survive
   if (lc.spec->stoppable()) {
-    ctx.stop = granular::cli::stop_requested;
+    r.stop = granular::cli::stop_requested;
     granular::cli::catch_stop_signals();
   }
-  const auto finish = [&](const std::string& how) {
-    progress << std::flush;
-    log.finish(how);
-  };
-  granular::cases::RunEnd end = granular::cases::RunEnd::complete;
-  try {
-    end = lc.spec->run(ctx);
-  } catch (const granular::io::FileError& failed) {
-    // a full or vanished disk: what was checkpointed before is still there to resume
-    const fs::path checkpoint = granular::cases::checkpoint_path(out);
-    finish(std::string("failed (") + failed.what() + ")");
-    throw std::runtime_error(std::string(failed.what()) +
-                             (fs::exists(checkpoint, ec)
-                                  ? "; the last checkpoint is " + checkpoint.string() +
-                                        ": make room, then repeat the command with --resume"
-                                  : ""));
-  } catch (const std::exception& failed) {
-    finish(std::string("failed (") + failed.what() + ")");
-    throw;
-  }
-  if (end == granular::cases::RunEnd::interrupted) {
-    const std::string stopped = "granular: run interrupted; checkpoint in " +
-                                granular::cases::checkpoint_path(out).string() +
-                                ": repeat the command with --resume to continue";
-    progress << std::flush;
-    progress_buffer.end_line();
-    std::cerr << stopped << "\n";  // even with --quiet: how the run ended
-    log.stream() << stopped << "\n";
-    finish("stopped, exit " + std::to_string(kStopped) + ",");
+  const granular::cases::FolderRunEnd end = granular::cases::run_into_folder(lc, r);
+  if (end.end == granular::cases::RunEnd::interrupted) {
+    std::cerr << "granular: " << end.message << "\n";  // even with --quiet: how the run ended
     return kStopped;
   }
-  finish("finished, outputs in " + out.string() + ",");
-  std::cout << "outputs in " << out.string() << "\n";
+  std::cout << "outputs in " << r.out.string() << "\n";
   return kSuccess;
 }
 
@@ -364,11 +322,14 @@ fs::path run_folder(const Options& o) {
   return o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);
 }
 
+void note_kept(const fs::path& out, const std::vector<std::string>& kept) {
+  std::cerr << "note: --force kept " << kept.size() << " file(s) granular did not write in "
+            << out.string() << " (" << granular::io::excerpt(kept.front()) << ", ...)\n";
+}
+
 void force_clear(const fs::path& out) {
   const std::vector<std::string> kept = granular::cases::clear_output_folder(out);
-  if (!kept.empty())
-    std::cerr << "note: --force kept " << kept.size() << " file(s) granular did not write in "
-              << out.string() << " (" << granular::io::excerpt(kept.front()) << ", ...)\n";
+  if (!kept.empty()) note_kept(out, kept);
 }
 
 }  // namespace granular::cli

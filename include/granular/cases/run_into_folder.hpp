@@ -1,0 +1,60 @@
+// The one run sequence of a loaded case into an output folder (docs/outputs.md), which the CLI's
+// `granular run` and Python's granular.run share: every check before anything is created (the
+// folder, the model's needs, another run's files), --force's clearing, run.log with the
+// progress, the stop request, and the hints a failed or stopped run ends with.
+#pragma once
+
+// Physics knows no files (docs/architecture.md): the physics library is compiled with
+// GRANULAR_PHYSICS_ONLY, and this header refuses it.
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes an io or cases header"
+#endif
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "granular/cases/case.hpp"
+
+namespace granular::cases {
+
+// What the caller asks of the run, and where its words go.
+struct FolderRun {
+  std::filesystem::path out;
+  std::string backend = "cpu";
+  int threads = 0;  // <= 0: the OpenMP default
+  bool resume = false;
+  bool force = false;  // clear granular's own files from `out` first
+  std::optional<PackingRange> packings;  // a shard only (packing_ensemble)
+  double checkpoint_interval = 600.0;    // [s of wall time]; 0: none
+  std::ostream* report = nullptr;        // the results' table
+  std::ostream* progress = nullptr;      // the progress besides run.log (null: run.log only)
+  bool terminal = false;                 // `progress` is a terminal: periodic lines in place
+  std::function<bool()> stop;            // asked by a stoppable model; true stops it
+  std::function<void(const ProgressReport&)> on_progress;  // the periodic lines' numbers
+  // told the files --force left because granular does not write them (before the first step)
+  std::function<void(const std::vector<std::string>&)> on_kept;
+  // how the caller names things in messages: the folder's option ("--out", "out") and how a
+  // user continues a run ("repeat the command with --resume")
+  std::string out_option = "--out";
+  std::string resume_hint = "repeat the command with --resume";
+  std::string stopped_how = "stopped,";  // run.log's last words for a stopped run
+};
+
+// How it ended: `message` is what a stopped run tells the user (its checkpoint and the hint),
+// also written into run.log.
+struct FolderRunEnd {
+  RunEnd end = RunEnd::complete;
+  std::string message;
+};
+
+// Runs lc into r.out. Throws io::CaseError before anything is created (a folder that is a
+// file, a backend or checkpoint the model lacks, another run's files); a run that fails writes
+// "failed (why)" into run.log and rethrows, a full or vanished disk (io::FileError) as a
+// std::runtime_error naming the last checkpoint and the hint.
+FolderRunEnd run_into_folder(const LoadedCase& lc, const FolderRun& r);
+
+}  // namespace granular::cases

@@ -1,0 +1,86 @@
+// The one run sequence of a loaded case into an output folder
+// (include/granular/cases/run_into_folder.hpp).
+#include "granular/cases/run_into_folder.hpp"
+
+#include <exception>
+#include <stdexcept>
+#include <system_error>
+
+#include "granular/cases/ensemble.hpp"
+#include "granular/cases/output_folder.hpp"
+#include "granular/cases/progress_output.hpp"
+#include "granular/io/file.hpp"
+#include "granular/io/json_reader.hpp"
+
+namespace granular::cases {
+
+namespace fs = std::filesystem;
+
+FolderRunEnd run_into_folder(const LoadedCase& lc, const FolderRun& r) {
+  // everything is checked before anything is created
+  std::error_code ec;
+  if (fs::exists(r.out, ec) && !fs::is_directory(r.out, ec))
+    throw io::CaseError("", r.out_option + " " + io::excerpt(r.out.string()),
+                        "exists and is not a directory");
+  RunContext ctx;
+  ctx.out_dir = r.out;
+  ctx.case_echo = lc.echo;
+  ctx.backend = r.backend;
+  ctx.threads = r.threads;
+  ctx.resume = r.resume;
+  ctx.packings = r.packings;
+  ctx.checkpoint_interval = r.checkpoint_interval;
+  ctx.report = r.report;
+  ctx.on_progress = r.on_progress;
+  lc.spec->check_run(ctx);
+  // a folder that holds another run's files, or cannot take the outputs, is found now, not
+  // after hours of computing
+  check_run_folder(r.out, lc.echo, r.packings, r.resume, r.force);
+  if (r.force) {
+    const std::vector<std::string> kept = clear_output_folder(r.out);
+    if (!kept.empty() && r.on_kept) r.on_kept(kept);
+  }
+
+  // the progress to the caller and to run.log, which a resumed run continues
+  RunLog log(r.out, r.resume);
+  ProgressOutput progress_buffer(r.progress, r.terminal, &log.stream());
+  std::ostream progress(&progress_buffer);
+  ctx.progress = &progress;
+  for (const std::string& n : lc.notes) progress << "note: " << n << "\n";
+  // a run that can stop stops within a slice with a checkpoint, so days of work survive
+  if (lc.spec->stoppable()) ctx.stop = r.stop;
+
+  const auto finish = [&](const std::string& how) {
+    progress << std::flush;
+    log.finish(how);
+  };
+  FolderRunEnd end;
+  try {
+    end.end = lc.spec->run(ctx);
+  } catch (const io::FileError& failed) {
+    // a full or vanished disk: what was checkpointed before is still there to resume
+    const fs::path checkpoint = checkpoint_path(r.out);
+    finish(std::string("failed (") + failed.what() + ")");
+    throw std::runtime_error(std::string(failed.what()) +
+                             (fs::exists(checkpoint, ec) ? "; the last checkpoint is " +
+                                                               checkpoint.string() +
+                                                               ": make room, then " + r.resume_hint
+                                                         : ""));
+  } catch (const std::exception& failed) {
+    finish(std::string("failed (") + failed.what() + ")");
+    throw;
+  }
+  if (end.end == RunEnd::interrupted) {
+    end.message = "run interrupted; checkpoint in " + checkpoint_path(r.out).string() + ": " +
+                  r.resume_hint + " to continue";
+    progress << std::flush;
+    progress_buffer.end_line();
+    log.stream() << end.message << "\n";
+    finish(r.stopped_how);
+    return end;
+  }
+  finish("finished, outputs in " + r.out.string() + ",");
+  return end;
+}
+
+}  // namespace granular::cases
