@@ -13,9 +13,10 @@ set -euo pipefail
 # python3-venv and python3-dev: the Python module's environment and build (scripts/python_env.sh)
 # python3-matplotlib: the figure tools (tools/), which `make run` and the tests run
 # python3-gsd: tools/lammps_data.py reads GSD snapshots with it
+# python3-pip: cmake/gsd.cmake downloads the gsd library's source distribution with it
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev
   python3-vtk9 python3-numpy lammps libopenmpi-dev openmpi-bin python3-venv python3-dev
-  python3-matplotlib python3-gsd)
+  python3-matplotlib python3-gsd python3-pip)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3)
 fi
