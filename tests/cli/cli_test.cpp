@@ -1,82 +1,41 @@
 // Tests for cli/main.cpp: the real `granular` binary on good and bad cases. Bad input exits
 // with 2, names the file and the JSON pointer on stderr, and creates no output folder.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "granular/io/checkpoint.hpp"
+#include "support/cli_scratch.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Result = granular::test::CliResult;
+using granular::test::file_text;
 
 std::string data_path(const std::string& name) {
   return std::string(GRANULAR_SOURCE_DIR) + "/tests/data/" + name;
 }
 
-// A fresh scratch folder per test, removed afterwards.
-class Cli : public ::testing::Test {
+// A fresh scratch folder per test, removed afterwards (tests/support/cli_scratch.hpp).
+class Cli : public granular::test::CliScratch {
  protected:
-  void SetUp() override {
-    static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() /
-           ("granular_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  Cli() : CliScratch("cli_test") {}
 
-  // Runs `granular <args>` in the scratch folder; args are passed to the shell as given.
-  Result granular(const std::string& args) const {
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-    fs::remove(out);
-    fs::remove(err);
-    return r;
-  }
-
-  // The same on a pseudo-terminal (script(1)): stdout and stderr both land in `out`.
+  // granular on a pseudo-terminal (script(1)): what the terminal showed lands in `out`.
   Result granular_on_terminal(const std::string& args) const {
-    const fs::path out = dir_ / "terminal.txt";
     const std::string inner = "'" + std::string(GRANULAR_CLI) + "' " + args;
     std::string quoted;  // inner as one single-quoted shell word
     for (const char ch : inner) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    const std::string cmd = "cd '" + dir_.string() + "' && script -qec '" + quoted +
-                            "' /dev/null >'" + out.string() + "' 2>&1";
-    const int status = std::system(cmd.c_str());
-    Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), ""};
-    fs::remove(out);
-    return r;
+    return sh("script -qec '" + quoted + "' /dev/null");
   }
-
-  fs::path dir_;
 };
 
 TEST_F(Cli, BadCasesExitTwoNameFileAndPointerCreateNothing) {
@@ -175,7 +134,7 @@ TEST_F(Cli, RunLogKeepsTheProgressAndQuietKeepsStderrClear) {
   const Result quiet = granular("run " + good + " --out q --quiet");
   ASSERT_EQ(quiet.code, 0) << quiet.err;
   EXPECT_EQ(quiet.err, "");
-  const std::string log = slurp(dir_ / "q" / "run.log");
+  const std::string log = file_text(dir_ / "q" / "run.log");
   EXPECT_EQ(log.rfind("started 20", 0), 0u) << log;
   EXPECT_NE(log.find(": granular " + std::string(GRANULAR_VERSION) + " (commit "),
             std::string::npos);
@@ -201,7 +160,7 @@ TEST_F(Cli, SummaryRecordsProvenanceAndUnits) {
                            "/cases/collision_disk_wall.json' --out '" + out.string() +
                            "' --set /impact/u_t=0.2";
   ASSERT_EQ(granular(args).code, 0);
-  const nlohmann::json s = nlohmann::json::parse(slurp(out / "summary.json"));
+  const nlohmann::json s = nlohmann::json::parse(file_text(out / "summary.json"));
   const nlohmann::json& p = s["provenance"];
   EXPECT_EQ(p["granular_version"], GRANULAR_VERSION);
   // shell words: quoted only where the shell needs it (the space)
@@ -248,7 +207,7 @@ TEST_F(Cli, RunCollisionWritesSummary) {
                             out.string() + "' --set /impact/u_t=0.02");
   ASSERT_EQ(r.code, 0) << r.err;
   ASSERT_TRUE(fs::exists(out / "summary.json"));
-  const nlohmann::json s = nlohmann::json::parse(slurp(out / "summary.json"));
+  const nlohmann::json s = nlohmann::json::parse(file_text(out / "summary.json"));
   EXPECT_EQ(s["model"], "collision");
   // the echo is the case as run: override applied, defaults filled
   EXPECT_EQ(s["case"]["impact"]["u_t"], 0.02);
@@ -260,7 +219,7 @@ TEST_F(Cli, RunCollisionWritesSummary) {
   const Result f = granular("run '" + data_path("good_collision.json") + "' --out '" +
                             fast.string() + "' --set /impact/u_n=1e4");
   ASSERT_EQ(f.code, 0) << f.err;
-  const nlohmann::json fs_ = nlohmann::json::parse(slurp(fast / "summary.json"));
+  const nlohmann::json fs_ = nlohmann::json::parse(file_text(fast / "summary.json"));
   EXPECT_EQ(fs_["status"], "too_fast");
   EXPECT_TRUE(fs_["e_n"].is_null());
 }
@@ -357,7 +316,7 @@ TEST_F(Cli, ResumeWithoutMatchingCheckpointIsBadInput) {
   for (const auto& e : fs::directory_iterator(dir_ / "o")) names.push_back(e.path().filename());
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"checkpoint.bin", "energy.csv"}));
-  EXPECT_EQ(slurp(dir_ / "o" / "energy.csv"), "t\n");
+  EXPECT_EQ(file_text(dir_ / "o" / "energy.csv"), "t\n");
 
   // a folder where the checkpoint should be is named
   fs::remove(dir_ / "o" / "checkpoint.bin");

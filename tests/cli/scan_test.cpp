@@ -4,50 +4,32 @@
 // are one-line errors with exit 2 and nothing written, a point that does not validate named by its
 // values.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
+#include "support/cli_scratch.hpp"
 #include "support/csv.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-class Scan : public testing::Test {
+class Scan : public granular::test::CliScratch {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("granular_scan_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  Scan() : CliScratch("scan") {}
 
   // `granular run cases/wedge_fig6_ed_tilt_scan.json --out dir_/out <sets>`: exit code, stderr
   int run(const std::string& sets, std::string* err = nullptr) const {
-    const fs::path e = dir_ / "stderr.txt";
-    const std::string cmd = std::string("'") + GRANULAR_CLI + "' run '" + GRANULAR_SOURCE_DIR +
-                            "/cases/wedge_fig6_ed_tilt_scan.json' --out '" +
-                            (dir_ / "out").string() + "' --set /run/collisions=2000 " + sets +
-                            " >/dev/null 2>'" + e.string() + "'";
-    const int status = std::system(cmd.c_str());
-    if (err) {
-      std::ifstream in(e);
-      std::stringstream s;
-      s << in.rdbuf();
-      *err = s.str();
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const granular::test::CliResult r =
+        granular("run '" + std::string(GRANULAR_SOURCE_DIR) +
+                 "/cases/wedge_fig6_ed_tilt_scan.json' --out out --set /run/collisions=2000 " +
+                 sets);
+    if (err) *err = r.err;
+    return r.code;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(Scan, EveryPointRunsAndScanCsvHasItsResults) {
