@@ -4,8 +4,6 @@
 // out-of-range value give the one-line "<file>: <pointer>: <what>" error with exit 2 and
 // nothing written; keys of earlier versions name their new key.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "granular/cases/case.hpp"
+#include "support/cli_scratch.hpp"
 
 namespace {
 
@@ -26,17 +25,8 @@ using nlohmann::json;
 
 const fs::path cases_dir = fs::path(GRANULAR_SOURCE_DIR) / "cases";
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct Result {
-  int code;
-  std::string err;
-};
+using granular::test::file_text;
+using Result = granular::test::CliResult;
 
 // Overrides that make a run of each model short (a fraction of a second of simulated time).
 const std::map<std::string, std::vector<std::string>> shortened = {
@@ -111,28 +101,17 @@ const BadInput bad_inputs[] = {
      "/wedge/aperture_deg"},
 };
 
-class EveryCase : public testing::Test {
+class EveryCase : public granular::test::CliScratch {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("granular_every_case_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  EveryCase() : CliScratch("every_case") {}
 
   // `granular <command> cases/<name>.json [--out <out>] --set ...` from the scratch folder.
   Result granular(const std::string& command, const std::string& name,
                   const std::vector<std::string>& sets, const fs::path& out = {}) const {
-    const fs::path err = dir_ / "stderr.txt";
-    std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + command + " '" +
-                      (cases_dir / (name + ".json")).string() + "'";
-    if (!out.empty()) cmd += " --out '" + out.string() + "' --threads 2";
-    for (const std::string& s : sets) cmd += " --set '" + s + "'";
-    cmd += " >/dev/null 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err)};
+    std::string args = command + " '" + (cases_dir / (name + ".json")).string() + "'";
+    if (!out.empty()) args += " --out '" + out.string() + "' --threads 2";
+    for (const std::string& s : sets) args += " --set '" + s + "'";
+    return CliScratch::granular(args);
   }
 
   // A bad input: exit 2, one line "<file>: <pointer>: ...", and no output folder written.
@@ -151,8 +130,6 @@ class EveryCase : public testing::Test {
     }
     EXPECT_FALSE(fs::exists(out)) << where << ": wrote " << out;
   }
-
-  fs::path dir_;
 };
 
 std::vector<fs::path> shipped_cases() {
@@ -169,7 +146,7 @@ TEST_F(EveryCase, EveryShippedCaseValidatesAndEveryModelHasOne) {
     const std::string name = file.stem().string();
     const Result r = granular("validate", name, {});
     EXPECT_EQ(r.code, 0) << name << "\n" << r.err;
-    models.insert(json::parse(slurp(file))["model"].get<std::string>());
+    models.insert(json::parse(file_text(file))["model"].get<std::string>());
   }
   for (const auto& [model, keys] : documented_keys)
     EXPECT_TRUE(models.count(model)) << "no shipped case of " << model;
@@ -179,12 +156,12 @@ TEST_F(EveryCase, EveryShippedCaseValidatesAndEveryModelHasOne) {
 TEST_F(EveryCase, AShortenedRunOfEveryShippedCaseWritesItsSummary) {
   for (const fs::path& file : shipped_cases()) {
     const std::string name = file.stem().string();
-    const std::string model = json::parse(slurp(file))["model"];
+    const std::string model = json::parse(file_text(file))["model"];
     ASSERT_TRUE(shortened.count(model)) << model;
     const fs::path out = dir_ / name;
     const Result r = granular("run", name, shortened.at(model), out);
     ASSERT_EQ(r.code, 0) << name << "\n" << r.err;
-    const json s = json::parse(slurp(out / "summary.json"));
+    const json s = json::parse(file_text(out / "summary.json"));
     EXPECT_EQ(s["model"], model) << name;
     for (const char* key : {"granular_version", "case"}) EXPECT_TRUE(s.contains(key)) << name;
     // a dimer sweep (Fig. 11) has the results of one run per point
@@ -194,7 +171,7 @@ TEST_F(EveryCase, AShortenedRunOfEveryShippedCaseWritesItsSummary) {
     if (s.contains("scan")) {
       runs = json::array();
       for (int k = 0; k < s["scan"]["points"].get<int>(); ++k)
-        runs.push_back(json::parse(slurp(out / ("point_" + std::to_string(k)) / "summary.json")));
+        runs.push_back(json::parse(file_text(out / ("point_" + std::to_string(k)) / "summary.json")));
     }
     for (const json& run : runs) {
       for (const std::string& key : documented_keys.at(model)) {
@@ -223,7 +200,7 @@ TEST_F(EveryCase, AShortenedRunOfEveryShippedCaseWritesItsSummary) {
       for (const granular::io::TableSpec& t : m->tables()) {
         if (t.file != file) continue;
         declared = true;
-        std::string header = slurp(e.path());
+        std::string header = file_text(e.path());
         header = header.substr(0, header.find('\n'));
         std::size_t next = 0;  // the header's columns are a subsequence of the declared ones
         std::stringstream fields(header);
@@ -252,7 +229,7 @@ TEST_F(EveryCase, AnIntegratorFailureEndsInASummaryWithThatStatus) {
         "run", name,
         {"/integrator/scheme=dopri5", "/integrator/rtol=1e-300", "/integrator/atol=1e-300"}, out);
     ASSERT_EQ(r.code, 0) << name << "\n" << r.err;
-    const json s = json::parse(slurp(out / "summary.json"));
+    const json s = json::parse(file_text(out / "summary.json"));
     EXPECT_EQ(s["status"], "integrator_failed") << name;
     EXPECT_NE(s["detail"].get<std::string>().find("step size underflow"), std::string::npos)
         << name;

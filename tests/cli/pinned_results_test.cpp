@@ -7,19 +7,16 @@
 // Every run is repeated through the binary and must give the same values: bitwise, or, where
 // a pin states a relative tolerance and its reason, numbers within that tolerance.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "support/cli_scratch.hpp"
 #include "support/csv.hpp"
 
 namespace {
@@ -27,12 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using granular::test::file_text;
 
 const fs::path pins_dir = fs::path(GRANULAR_SOURCE_DIR) / "tests" / "data" / "pins";
 
@@ -51,27 +43,22 @@ bool prints_as(const std::string& now, const std::string& pinned) {
   return false;
 }
 
-// Runs `granular run cases/<case>.json --out <out> --threads 2 --set ...`; true on exit 0.
-bool run_case(const std::string& name, const std::vector<std::string>& sets, const fs::path& out) {
-  std::string cmd = std::string("'") + GRANULAR_CLI + "' run '" + GRANULAR_SOURCE_DIR + "/cases/" +
-                    name + ".json' --out '" + out.string() + "' --threads 2";
-  for (const std::string& s : sets) cmd += " --set '" + s + "'";
-  cmd += " >/dev/null 2>&1";
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-class PinnedResults : public testing::Test {
+class PinnedResults : public granular::test::CliScratch {
  protected:
+  PinnedResults() : CliScratch("pins") {}
   void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("granular_pins_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    pins_ = json::parse(slurp(pins_dir / "pins.json"));
+    CliScratch::SetUp();
+    pins_ = json::parse(file_text(pins_dir / "pins.json"));
   }
-  void TearDown() override { fs::remove_all(dir_); }
+
+  // `granular run cases/<case>.json --out <out> --threads 2 --set ...`; true on exit 0.
+  bool run_case(const std::string& name, const std::vector<std::string>& sets,
+                const fs::path& out) const {
+    std::string args = "run '" + std::string(GRANULAR_SOURCE_DIR) + "/cases/" + name +
+                       ".json' --out '" + out.string() + "' --threads 2";
+    for (const std::string& s : sets) args += " --set '" + s + "'";
+    return granular(args).code == 0;
+  }
 
   // Every pinned run of `model` repeated: the kept values of its summary.json are unchanged.
   void expect_model_unchanged(const std::string& model) {
@@ -82,7 +69,7 @@ class PinnedResults : public testing::Test {
       const std::string name = pin["case"];
       const fs::path out = dir_ / name;
       ASSERT_TRUE(run_case(name, pin["set"].get<std::vector<std::string>>(), out)) << name;
-      const json summary = json::parse(slurp(out / "summary.json"));
+      const json summary = json::parse(file_text(out / "summary.json"));
       const double tol =
           pin.contains("tolerance") ? pin["tolerance"]["relative"].get<double>() : 0.0;
       for (const auto& [key, value] : pin["values"].items())
@@ -143,7 +130,6 @@ class PinnedResults : public testing::Test {
     return summary.contains(key) ? summary[key] : json();
   }
 
-  fs::path dir_;
   json pins_;
 };
 
