@@ -1,15 +1,11 @@
-// Tests for src/impact/pendulum/ (the physics) and src/cases/pendulum_case.cpp: the double
-// pendulum on a rough floor (docs/pendulum.md §6): closed forms (36), the impact map, joint
-// impulses and forces, mirror symmetry, energy, the paper's impact counts, the Zeno policy and
-// the CLI.
+// Tests for src/impact/pendulum/: the double pendulum on a rough floor (docs/pendulum.md §6):
+// closed forms (36), the impact map, joint impulses and forces, mirror symmetry, energy, the
+// paper's impact counts and the Zeno policy. Its case through the CLI:
+// tests/cli/impact_cli_test.cpp.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
 
@@ -308,34 +304,6 @@ TEST(Pendulum, AdaptiveSchemeAgrees) {
   EXPECT_EQ(adaptive.impacts.size(), fixed.impacts.size());
   EXPECT_NEAR(adaptive.impacts[0].t, fixed.impacts[0].t, 1e-9);
   EXPECT_NEAR(adaptive.impacts[0].omega_after[0], fixed.impacts[0].omega_after[0], 1e-6);
-}
-
-// the CLI: the paper's case validates and runs; a bad value exits with 2 and the pointer
-TEST(PendulumCli, ValidatesRunsAndRejectsBadValues) {
-  namespace fs = std::filesystem;
-  const std::string cli = GRANULAR_CLI;
-  const std::string src = GRANULAR_SOURCE_DIR;
-  const fs::path dir = fs::temp_directory_path() / ("pendulum_cli_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string err = (dir / "err.txt").string();
-  const auto call = [&](const std::string& args) {
-    const std::string command = "'" + cli + "' " + args + " >/dev/null 2>'" + err + "'";
-    const int status = std::system(command.c_str());
-    return WEXITSTATUS(status);
-  };
-  EXPECT_EQ(call("validate '" + src + "/cases/pendulum_mu0.json'"), 0);
-  EXPECT_EQ(
-      call("run '" + src + "/cases/pendulum_mu015.json' --out '" + (dir / "out").string() + "'"),
-      0);
-  EXPECT_TRUE(fs::exists(dir / "out" / "summary.json"));
-  EXPECT_TRUE(fs::exists(dir / "out" / "pendulum.csv"));
-  EXPECT_EQ(call("validate '" + src + "/tests/data/pendulum_bad_l1.json'"), 2);
-  std::ifstream in(err);
-  const std::string message((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_NE(message.find("/pendulum/l1: must be > 0"), std::string::npos) << message;
-  EXPECT_EQ(call("validate '" + src + "/cases/pendulum_mu0.json' --set /obstacle/D=2"), 2);
-  EXPECT_EQ(call("validate '" + src + "/cases/pendulum_mu0.json' --set /obstacle/typo=1"), 2);
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -1,21 +1,15 @@
-// Tests for src/impact/prism/ (the physics) and src/cases/prism_case.cpp: the prism rolling on a
-// ramp (Zhao, Liu & Ma 2014, §6; docs/prism.md): closed-form mass properties, the contact-phase
-// energy integral and corrected reactions, κ_c of the point impact, the line impact's κ (invariances,
-// DS-I, energy invariant, time-domain cross-check), the run's recurrence, energy and termination
-// rules, and the CLI on good and bad cases.
+// Tests for src/impact/prism/: the prism rolling on a ramp (Zhao, Liu & Ma 2014, §6;
+// docs/prism.md): closed-form mass properties, the contact-phase energy integral and corrected
+// reactions, κ_c of the point impact, the line impact's κ (invariances, DS-I, energy invariant,
+// time-domain cross-check), the run's recurrence, energy and termination rules. Its case
+// through the CLI: tests/cli/impact_cli_test.cpp.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "granular/impact/prism/run.hpp"
-#include "support/csv.hpp"
 
 namespace granular::prism {
 namespace {
@@ -334,54 +328,6 @@ TEST(PrismRun, TerminationIsDetectedAndReported) {
     EXPECT_GT(r2.slip_violations, 0);
     EXPECT_GT(r2.max_contact_demand, 0.08);
   }
-}
-
-// ---- the CLI ----
-
-std::string source(const std::string& rel) { return std::string(GRANULAR_SOURCE_DIR) + "/" + rel; }
-
-int run_cli(const std::string& args, const std::string& err_file) {
-  const std::string cmd =
-      std::string("'") + GRANULAR_CLI + "' " + args + " >/dev/null 2>'" + err_file + "'";
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// a good case validates and runs into summary.json + CSVs; a bad value exits 2 with its pointer
-TEST(PrismCli, ValidateRunAndRejectBadValues) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("prism_cli_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const std::string err = (dir / "err.txt").string();
-  const std::string good = source("cases/prism_fig6_n30.json");
-  EXPECT_EQ(run_cli("validate '" + good + "'", err), 0) << slurp(err);
-  const fs::path out = dir / "out";
-  EXPECT_EQ(run_cli("run '" + good + "' --out '" + out.string() + "' --set /run/t_end=0.5", err), 0)
-      << slurp(err);
-  ASSERT_TRUE(fs::exists(out / "summary.json"));
-  EXPECT_TRUE(fs::exists(out / "impacts.csv"));
-  EXPECT_TRUE(fs::exists(out / "rolling.csv"));
-  const nlohmann::json s = nlohmann::json::parse(slurp((out / "summary.json").string()));
-  EXPECT_EQ(s["model"], "prism");
-  const auto impacts = test::read_csv((out / "impacts.csv").string());
-  ASSERT_GT(impacts.size(), 0u);
-  EXPECT_EQ(s["impact_count"], impacts.size());
-  EXPECT_NEAR(std::stod(impacts[0].at("kappa")), s["kappa_model"].get<double>(), 1e-10);
-  EXPECT_EQ(s["case"]["impact"]["model"], "line");  // the default is echoed
-
-  EXPECT_EQ(run_cli("validate '" + good + "' --set /release/lambda0_deg=20", err), 2);
-  EXPECT_NE(slurp(err).find("/release/lambda0_deg"), std::string::npos) << slurp(err);
-  EXPECT_EQ(run_cli("validate '" + good + "' --set /prism/circumradius=-1", err), 2);
-  EXPECT_NE(slurp(err).find("/prism/circumradius"), std::string::npos) << slurp(err);
-  EXPECT_EQ(run_cli("validate '" + good + "' --set /impact/model=rigid", err), 2);
-  EXPECT_NE(slurp(err).find("/impact/model"), std::string::npos) << slurp(err);
-  fs::remove_all(dir);
 }
 
 }  // namespace
