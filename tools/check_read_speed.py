@@ -37,7 +37,8 @@ def main():
     mb = sum(os.path.getsize(c) for c in csvs) / 1e6
     print(f"{a.out_dir}: {len(csvs)} CSV files, {mb:.1f} MB")
     print(f"granular.read          {t_read:.3f} s")
-    print(f"loadtxt of {os.path.basename(largest):12s} {t_largest:.3f} s  read/loadtxt {t_read / t_largest:.2f}")
+    print(f"loadtxt of {os.path.basename(largest):12s} {t_largest:.3f} s  "
+          f"read/loadtxt {t_read / t_largest:.2f}")
     print(f"loadtxt of every CSV   {t_all:.3f} s  read/loadtxt {t_read / t_all:.2f}")
 
 

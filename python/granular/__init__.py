@@ -25,8 +25,8 @@ from ._ensemble import Ensemble
 from ._results import Result, read
 from ._run import Progress, run
 
-__all__ = ["CaseError", "__version__", "Case", "load_case", "case_from_dict", "Ensemble", "Result", "read",
-           "run", "Progress"]
+__all__ = ["CaseError", "__version__", "Case", "load_case", "case_from_dict", "Ensemble", "Result",
+           "read", "run", "Progress"]
 
 # summary.json records what started a run (docs/outputs.md, "Provenance"): here, the script
 _core.set_command_line(_shlex.join(["python"] + [a for a in _sys.argv if a]))
