@@ -75,12 +75,8 @@ std::string Description::count(const std::string& key, std::int64_t n, const cha
 
 std::string Description::large_count(const std::string& key, double n, const char* format,
                                      const char* unit) {
-  // 2^63: the first double beyond int64
-  const bool integer = std::isfinite(n) && n == std::floor(n) && std::fabs(n) < 9223372036854775808.0;
-  const Json value = integer ? Json(static_cast<std::int64_t>(n))
-                     : std::isfinite(n) ? Json(n)
-                                        : Json(nullptr);
-  return record(key, value, false, unit, format, 1.0, io::format_value(format, n));
+  return record(key, Json(io::json_count(n)), false, unit, format, 1.0,
+                io::format_value(format, n));
 }
 
 std::string Description::word(const std::string& key, const std::string& s) {

@@ -51,10 +51,8 @@ constexpr const char* chunk_names[] = {
 
 std::vector<Chunk> frame_chunks(const md::PackingFrame& f) {
   const std::size_t n = f.x.size();
-  // the types as the dump's: 1 + the rank of the disk's radius among the packing's radii
-  std::vector<double> radii = f.radius;
-  std::sort(radii.begin(), radii.end());
-  radii.erase(std::unique(radii.begin(), radii.end()), radii.end());
+  // the types as the dump's (named "1", "2", ...; typeid counts from 0)
+  const std::vector<double> radii = distinct_radii(f);
   std::vector<std::string> names;
   std::size_t width = 1;
   for (std::size_t k = 0; k < radii.size(); ++k) {
@@ -73,8 +71,7 @@ std::vector<Chunk> frame_chunks(const md::PackingFrame& f) {
   std::vector<std::uint32_t> typeid_(n);
   std::vector<float> diameter(n), position(3 * n), orientation(4 * n), velocity(3 * n);
   for (std::size_t i = 0; i < n; ++i) {
-    typeid_[i] = static_cast<std::uint32_t>(
-        std::lower_bound(radii.begin(), radii.end(), f.radius[i]) - radii.begin());
+    typeid_[i] = static_cast<std::uint32_t>(radius_type(radii, f.radius[i]) - 1);
     diameter[i] = single(2.0 * f.radius[i]);
     position[3 * i] = single(f.x[i] - cx);
     position[3 * i + 1] = single(f.y[i] - cy);

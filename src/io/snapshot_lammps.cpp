@@ -1,5 +1,4 @@
 // LAMMPS text dumps of packings (include/granular/io/snapshot.hpp).
-#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -9,18 +8,6 @@
 
 namespace granular::io {
 namespace {
-
-// The packing's distinct radii, ascending: a disk's type is 1 + the rank of its radius.
-std::vector<double> distinct_radii(const md::PackingFrame& f) {
-  std::vector<double> radii = f.radius;
-  std::sort(radii.begin(), radii.end());
-  radii.erase(std::unique(radii.begin(), radii.end()), radii.end());
-  return radii;
-}
-
-long type_of(const std::vector<double>& radii, double r) {
-  return std::lower_bound(radii.begin(), radii.end(), r) - radii.begin() + 1;
-}
 
 // The box, "lo hi" for x, y and z: x the side walls, y from the bottom wall to the highest disk
 // top, z ±(largest radius), a thin slab around the plane z = 0.
@@ -46,7 +33,7 @@ void LammpsDump::frame(const md::PackingFrame& f) {
                      "\nITEM: BOX BOUNDS ff ff ff\n" + box[0] + "\n" + box[1] + "\n" + box[2] +
                      "\nITEM: ATOMS id type radius x y vx vy omegaz theta\n";
   for (std::size_t i = 0; i < n; ++i) {
-    text += std::to_string(i + 1) + ' ' + std::to_string(type_of(radii, f.radius[i]));
+    text += std::to_string(i + 1) + ' ' + std::to_string(radius_type(radii, f.radius[i]));
     for (double v : {f.radius[i], f.x[i], f.y[i], f.vx[i], f.vy[i], f.omega[i], f.theta[i]}) {
       text += ' ';
       text += round_trip(v);

@@ -21,11 +21,17 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "granular/io/file.hpp"
 #include "granular/md/frame.hpp"
 
 namespace granular::io {
+
+// The disk types of the dump and the GSD file: a packing's distinct radii, ascending
+// (snapshot_types.cpp), and the type of a disk of radius r, 1 + the rank of r among them.
+std::vector<double> distinct_radii(const md::PackingFrame& f);
+int radius_type(const std::vector<double>& radii, double r);
 
 // A LAMMPS text dump (https://docs.lammps.org/dump.html, "custom" style) of one packing, one
 // frame after the other: TIME the state's time, as `dump_modify time yes` writes it (before
