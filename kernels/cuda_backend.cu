@@ -9,8 +9,10 @@
 // include/granular/md/packing_tile.hpp, 60 B per disk) into shared memory, runs all the
 // launch's steps there and copies it back (the same steps on a tile view, tested on the host
 // in tests/unit/md/packing_tile_test.cpp); what one thread reads of its own disk stays in
-// global memory. A block's registers are bounded so that eight 64-thread blocks share an SM:
-// 1 000 60-disk packings then run in one wave on an H100's 132 SMs.
+// global memory. A thread may take the registers it needs (192 for the block kernel, no spills):
+// five 64-thread blocks share an SM, so 1 000 60-disk packings run in two waves on 132 SMs, and
+// still 1.3x (Verlet) to 1.75x (Gear) faster than capped at 128 registers, which spilled and
+// ran in one wave (docs/performance.md).
 // Packings larger than `large_packing` disks take the grid-wide path of cuda_grid_path.cu
 // instead (a thread per disk across the grid, CUB-sorted cell lists).
 #include <cuda_runtime.h>
@@ -34,10 +36,10 @@ namespace granular::md {
 namespace {
 
 // Threads per block: a thread per disk, in whole warps, at most kMaxThreads (larger packings
-// give a thread several disks). Registers: at most 65 536 / (kMinBlocks · kMaxThreads) = 128
-// per thread, which also lets 8 blocks of 64 threads share an SM.
+// give a thread several disks). kMinBlocks = 1 caps registers only at what one block of
+// kMaxThreads threads may hold (255 per thread); 2 capped them at 128, which spilled.
 constexpr int kMaxThreads = 256;
-constexpr int kMinBlocks = 2;
+constexpr int kMinBlocks = 1;
 
 // The threads of a CUDA block, for advance_packing_on_block (block_step.hpp).
 struct CudaBlock {
