@@ -6,9 +6,9 @@
 // (tests/unit/md/step_test.cpp, StepForceSchedules), so both backends run the same physics.
 // Integer atomics only set status flags.
 // Each block copies what its threads share of the packing (its tile:
-// include/granular/md/packing_tile.hpp, 60 B per disk) into shared memory, runs all the
+// include/granular/md/schedules/packing_tile.hpp, 60 B per disk) into shared memory, runs all the
 // launch's steps there and copies it back (the same steps on a tile view, tested on the host
-// in tests/unit/md/packing_tile_test.cpp); what one thread reads of its own disk stays in
+// in tests/unit/md/schedules/packing_tile_test.cpp); what one thread reads of its own disk stays in
 // global memory. A thread may take the registers it needs (192 for the block kernel, no spills):
 // five 64-thread blocks share an SM, so 1 000 60-disk packings run in two waves on 132 SMs, and
 // still 1.3x (Verlet) to 1.75x (Gear) faster than capped at 128 registers, which spilled and
@@ -27,8 +27,8 @@
 
 #include "device_ensemble.cuh"
 #include "granular/md/backend.hpp"
-#include "granular/md/block_step.hpp"
-#include "granular/md/packing_tile.hpp"
+#include "granular/md/schedules/block_step.hpp"
+#include "granular/md/schedules/packing_tile.hpp"
 #include "granular/md/step.hpp"
 #include "granular/md/view.hpp"
 

@@ -1,8 +1,8 @@
 // The grid-wide CUDA path for large packings: launch glue over the stages of
-// include/granular/md/grid_step.hpp (a thread per disk, packing or cell entry; one launch per
-// stage; CUB's scan by key between counting and scattering). The host replays the same stages
-// serially in tests/unit/md/grid_step_test.cpp, bitwise against the CPU backend. Nothing in a
-// step waits for the host: the rebuild stages run every step and skip the packings that need
+// include/granular/md/schedules/grid_step.hpp (a thread per disk, packing or cell entry; one launch
+// per stage; CUB's scan by key between counting and scattering). The host replays the same stages
+// serially in tests/unit/md/schedules/grid_step_test.cpp, bitwise against the CPU backend. Nothing
+// in a step waits for the host: the rebuild stages run every step and skip the packings that need
 // none, and the only synchronisation is at the end of advance().
 #include <cuda_runtime.h>
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "device_ensemble.cuh"
-#include "granular/md/grid_step.hpp"
+#include "granular/md/schedules/grid_step.hpp"
 
 namespace granular::md {
 namespace {

@@ -1,10 +1,10 @@
 // Prints the reference numbers of docs/three_disk.md for the thesis' ch. 5 parameters, from
-// include/granular/md/three_disk.hpp: build/three_disk_table.
+// include/granular/md/supported_disk/three_disk.hpp: build/three_disk_table.
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
 
-#include "granular/md/three_disk.hpp"
+#include "granular/md/supported_disk/three_disk.hpp"
 
 using namespace granular;
 using namespace granular::three_disk;

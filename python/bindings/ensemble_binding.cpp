@@ -18,7 +18,7 @@
 #include "granular/cases/ensemble.hpp"
 #include "granular/io/checkpoint.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/ensemble_run.hpp"
+#include "granular/md/ensemble/run.hpp"
 #include "granular/md/frame.hpp"
 #include "granular/md/observables.hpp"
 

@@ -9,7 +9,7 @@
 #include "granular/cases/models.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/table.hpp"
-#include "granular/md/ensemble_run.hpp"
+#include "granular/md/ensemble/run.hpp"
 
 namespace granular::cases {
 

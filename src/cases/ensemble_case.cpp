@@ -16,7 +16,7 @@
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/output.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/collision.hpp"
+#include "granular/md/collision/collision.hpp"
 #include "granular/md/ed/restitution.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"

@@ -31,7 +31,7 @@
 #include "granular/io/snapshot.hpp"
 #include "granular/io/table.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/ensemble_run.hpp"
+#include "granular/md/ensemble/run.hpp"
 #include "granular/md/frame.hpp"
 
 namespace granular::cases {
@@ -473,8 +473,8 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
     const double eta_s = done > 0.0 ? elapsed * (1.0 - p.fraction) / done : NAN;
     const std::string eta = done > 0.0 ? duration(eta_s) : std::string("?");
     if (ctx.on_progress)
-      ctx.on_progress({md::phase_name(p.phase), p.t, p.fraction, p.particle_steps_per_s, NAN,
-                       elapsed, eta_s});
+      ctx.on_progress(
+          {md::phase_name(p.phase), p.t, p.fraction, p.particle_steps_per_s, NAN, elapsed, eta_s});
     char line[200];
     std::snprintf(line, sizeof line,
                   "[%-9s] t = %10.4f s  %5.1f %%  %.3g particle-steps/s  elapsed %s  ETA %s\n",

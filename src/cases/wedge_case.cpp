@@ -14,7 +14,7 @@
 #include "granular/constants.hpp"
 #include "granular/impact/wedge/run.hpp"
 #include "granular/io/output.hpp"
-#include "granular/md/collision.hpp"
+#include "granular/md/collision/collision.hpp"
 #include "granular/md/model.hpp"
 #include "granular/vibration.hpp"
 

@@ -2,7 +2,8 @@
 # The physics library's folders include one way (docs/architecture.md, "Inside physics, one
 # way too"): the law layer (include/granular/*.hpp, impulse/) includes none of md/, md/ed/,
 # impact/; impact/ never includes md/; md/ (md/ed/ too) and the kernels never include impact/,
-# and outside md/ed/ never md/ed/. Prints each offending #include and exits 1.
+# and outside md/ed/ never md/ed/; the engine (md/'s own files, md/schedules/, the kernels)
+# includes none of the models built on it (md/ed/, ensemble/, collision/, supported_disk/). Prints each offending #include and exits 1.
 # Usage: layer_includes.sh SRC
 set -eu
 cd "$1"
@@ -35,8 +36,13 @@ refuse "the law layer includes no model" "$law" md/ impact/
 impact=$(files include/granular/impact src/impact)
 refuse "impact/ never includes md/" "$impact" md/
 refuse "md/ never includes impact/" "$(files include/granular/md src/md kernels)" impact/
-engine=$(files include/granular/md src/md kernels | grep -v '/md/ed/')
-refuse "md/ outside md/ed/ never includes md/ed/" "$engine" md/ed/
+outside_ed=$(files include/granular/md src/md kernels | grep -v '/md/ed/')
+refuse "md/ outside md/ed/ never includes md/ed/" "$outside_ed" md/ed/
+# the engine (md/'s own files, the GPU schedules, the kernels) includes none of the models
+# built on it
+models="md/ed/ md/ensemble/ md/collision/ md/supported_disk/"
+engine=$(find include/granular/md src/md -maxdepth 1 -type f | sort; files include/granular/md/schedules kernels)
+refuse "the engine includes none of the models built on it" "$engine" $models
 
 # the folders themselves: a new physics folder must be placed in this map
 for d in include/granular/* src/*; do
@@ -47,6 +53,16 @@ for d in include/granular/* src/*; do
       src/cli) ;;
     *)
       echo "$d: a folder this check does not know: add it to tests/build_checks/layer_includes.sh"
+      status=1
+      ;;
+  esac
+done
+for d in include/granular/md/* src/md/*; do
+  [ -d "$d" ] || continue
+  case "${d##*/md/}" in
+    ed | ensemble | collision | supported_disk | schedules) ;;
+    *)
+      echo "$d: an md/ folder this check does not know: add it to tests/build_checks/layer_includes.sh"
       status=1
       ;;
   esac

@@ -2,8 +2,8 @@
 // whose undefined symbols a build check lists (tests/CMakeLists.txt, BuildCheck.*): no libm
 // function but the correctly rounded sqrt may appear, since the device's versions of sin,
 // atan2, exp, ... give other bits than glibc's.
-#include "granular/md/block_step.hpp"
-#include "granular/md/grid_step.hpp"
+#include "granular/md/schedules/block_step.hpp"
+#include "granular/md/schedules/grid_step.hpp"
 #include "granular/md/step.hpp"
 
 namespace granular::md {

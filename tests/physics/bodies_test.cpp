@@ -1,7 +1,7 @@
 // Prescribed bodies, tilt and applied torque in the MD engine (md/bodies.hpp,
-// md/minimal_systems.hpp) against closed forms: the static normal forces of the 3-disk system
-// (Peraza-Mues 2018, eqs. 4.29–4.30 at τ = 0), a disk rolling and sliding down a tilted wall,
-// the spin-up of a free disk under A_e sin(ω_e t) + rate·t, prescribed motions followed
+// md/supported_disk/systems.hpp) against closed forms: the static normal forces of the 3-disk
+// system (Peraza-Mues 2018, eqs. 4.29–4.30 at τ = 0), a disk rolling and sliding down a tilted
+// wall, the spin-up of a free disk under A_e sin(ω_e t) + rate·t, prescribed motions followed
 // exactly, the energy of a disk bouncing in a static frictionless wedge, and bitwise
 // determinism of randomly driven runs for any thread count and ensemble size.
 #include "granular/md/bodies.hpp"
@@ -15,9 +15,9 @@
 #include "granular/constants.hpp"
 #include "granular/drive_phase.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/minimal_systems.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"
+#include "granular/md/supported_disk/systems.hpp"
 #include "granular/random.hpp"
 
 namespace granular::md {
@@ -213,7 +213,8 @@ TEST(Bodies, PrescribedDisksFollowTheirMotionExactly) {
 
 // A disk bouncing in a static wedge with γ_n = 0 and μ = 0 keeps its energy: exactly in
 // flight, and to the integrator's error at each bounce (first order in dt, from the kink of the
-// force at touch, as md/collision.hpp measures for e_n: 3e-6 of the energy per bounce here).
+// force at touch, as md/collision/collision.hpp measures for e_n: 3e-6 of the energy per bounce
+// here).
 TEST(Bodies, ADiskInAStaticFrictionlessWedgeKeepsItsEnergy) {
   System s;
   s.model.dt = 5e-7;  // t_col/200

@@ -22,7 +22,7 @@
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/checksum.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/ensemble_run.hpp"
+#include "granular/md/ensemble/run.hpp"
 
 namespace granular::md {
 namespace {

@@ -1,5 +1,5 @@
-// Tests for md/checkpoint.cpp and the resume path of md/ensemble_run.cpp and
-// io/ensemble_outputs.cpp: a run stopped after k chunks and resumed from its checkpoint ends
+// Tests for io/checkpoint.cpp and the resume path of md/ensemble/run.cpp and
+// cases/ensemble_outputs.cpp: a run stopped after k chunks and resumed from its checkpoint ends
 // bitwise identical to the uninterrupted run (observables, final state, CSV files), and a
 // checkpoint of another case or a damaged file is rejected with the file named.
 #include "granular/io/checkpoint.hpp"
@@ -20,7 +20,7 @@
 #include "../support/tiny_ensemble.hpp"
 #include "granular/cases/ensemble.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/ensemble_run.hpp"
+#include "granular/md/ensemble/run.hpp"
 
 namespace granular::md {
 namespace {

@@ -1,7 +1,7 @@
-// Tests for src/md/collision.cpp and src/io/collision_outputs.cpp: single collisions run
+// Tests for src/md/collision/collision.cpp and src/io/collision_outputs.cpp: single collisions run
 // through the packing engine against the closed forms of spec §3.2–3.3 (validation tier 1,
 // items 5 and 6).
-#include "granular/md/collision.hpp"
+#include "granular/md/collision/collision.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

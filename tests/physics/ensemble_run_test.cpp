@@ -1,8 +1,6 @@
-// Tests for md/ensemble_run.cpp and io/ensemble_outputs.cpp: a tiny vibrated ensemble (2 Γ × 2
+// Tests for md/ensemble/run.cpp and cases/ensemble_outputs.cpp: a tiny vibrated ensemble (2 Γ × 2
 // packings of 12 disks) runs through settle, transient and measurement, stays healthy, gives
 // finite observables that do not depend on the thread count, and writes the documented outputs.
-#include "granular/md/ensemble_run.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,6 +17,7 @@
 #include "../support/tiny_ensemble.hpp"
 #include "granular/cases/ensemble.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/ensemble/run.hpp"
 
 namespace granular::md {
 namespace {

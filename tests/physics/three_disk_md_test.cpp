@@ -1,8 +1,8 @@
-// The 3-disk system in the MD engine (md/minimal_systems.hpp, md/minimal_run.hpp) against the
-// closed forms of md/three_disk.hpp (Peraza-Mues 2018, ch. 5): slip onsets at +A_S2 and −A_S1
-// under a slow torque ramp, contact 2 opening above the detachment tilt θ_T^D = θ0 − arctan μ,
-// and ω̄·ω_e under the harmonic torque against the stick–slip rotor (eq. 5.9 where valid),
-// with ω̄ = 0 at θ_T = 0.
+// The 3-disk system in the MD engine (md/supported_disk/systems.hpp, md/supported_disk/run.hpp)
+// against the closed forms of md/supported_disk/three_disk.hpp (Peraza-Mues 2018, ch. 5): slip
+// onsets at +A_S2 and −A_S1 under a slow torque ramp, contact 2 opening above the detachment tilt
+// θ_T^D = θ0 − arctan μ, and ω̄·ω_e under the harmonic torque against the stick–slip rotor (eq. 5.9
+// where valid), with ω̄ = 0 at θ_T = 0.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "granular/constants.hpp"
-#include "granular/md/minimal_run.hpp"
-#include "granular/md/minimal_systems.hpp"
-#include "granular/md/three_disk.hpp"
+#include "granular/md/supported_disk/run.hpp"
+#include "granular/md/supported_disk/systems.hpp"
+#include "granular/md/supported_disk/three_disk.hpp"
 
 namespace granular::md {
 namespace {
@@ -26,8 +26,8 @@ ThreeDiskParams chapter5(double tilt) {
 }
 
 struct SystemRun {
-  std::vector<MinimalSample> samples;
-  MinimalPackingResult result;
+  std::vector<SupportedDiskSample> samples;
+  SupportedDiskPackingResult result;
 };
 
 SystemRun run(const ThreeDiskParams& p, const RunSchedule& schedule) {
@@ -40,16 +40,16 @@ SystemRun run(const ThreeDiskParams& p, const RunSchedule& schedule) {
   add_three_disk(m, p, x, y);
   EnsembleState s = make_state(m, x, y, -schedule.settle_time);
   SystemRun r;
-  MinimalRunOptions o;
+  SupportedDiskRunOptions o;
   o.threads = 1;
-  o.on_sample = [&](int, const MinimalSample& sample) { r.samples.push_back(sample); };
-  r.result = run_minimal(m, s, schedule, o).packings[0];
+  o.on_sample = [&](int, const SupportedDiskSample& sample) { r.samples.push_back(sample); };
+  r.result = run_supported_disk(m, s, schedule, o).packings[0];
   return r;
 }
 
 // The applied torque when both contacts first slide together (the disk turns), if they do.
 std::optional<double> slip_onset(const SystemRun& r) {
-  for (const MinimalSample& s : r.samples) {
+  for (const SupportedDiskSample& s : r.samples) {
     if (s.contacts[0].sliding && s.contacts[1].sliding) return s.applied_torque;
   }
   return std::nullopt;
@@ -86,7 +86,7 @@ TEST(ThreeDiskMd, ContactTwoOpensAboveTheDetachmentTilt) {
     const SystemRun r = ramp(tilt, 0.02, 6.5);
     bool opened = false;
     bool slid = false;
-    for (const MinimalSample& s : r.samples) {
+    for (const SupportedDiskSample& s : r.samples) {
       slid = slid || (s.contacts[0].sliding && s.contacts[1].sliding);
       if (!slid && !s.contacts[1].closed) opened = true;
     }

@@ -1,12 +1,12 @@
-// Host storage of the pair schedule's scratch (md/pair_forces.hpp), for the tests that run the
-// CUDA block's steps on the host.
+// Host storage of the pair schedule's scratch (md/schedules/pair_forces.hpp), for the tests that
+// run the CUDA block's steps on the host.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "granular/md/model.hpp"
-#include "granular/md/pair_forces.hpp"
+#include "granular/md/schedules/pair_forces.hpp"
 
 namespace granular::test {
 

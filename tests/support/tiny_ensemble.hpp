@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "granular/md/ensemble_case.hpp"
+#include "granular/md/ensemble/case.hpp"
 
 namespace granular::test {
 

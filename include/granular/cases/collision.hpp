@@ -15,7 +15,7 @@
 #endif
 
 #include "granular/cases/case.hpp"
-#include "granular/md/collision.hpp"
+#include "granular/md/collision/collision.hpp"
 
 namespace granular::cases {
 

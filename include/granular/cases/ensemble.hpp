@@ -28,8 +28,8 @@
 
 #include "granular/cases/case.hpp"
 #include "granular/md/ed/ensemble.hpp"
-#include "granular/md/ensemble_case.hpp"
-#include "granular/md/ensemble_run.hpp"
+#include "granular/md/ensemble/case.hpp"
+#include "granular/md/ensemble/run.hpp"
 
 namespace granular::cases {
 

@@ -19,7 +19,7 @@
 #include "granular/cases/description.hpp"
 #include "granular/contact_law.hpp"
 #include "granular/io/json_reader.hpp"
-#include "granular/md/ensemble_case.hpp"
+#include "granular/md/ensemble/case.hpp"
 #include "granular/md/model.hpp"
 
 namespace granular::cases {

@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "granular/md/ensemble_run.hpp"
+#include "granular/md/ensemble/run.hpp"
 #include "granular/md/model.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "granular/md/collision.hpp"
+#include "granular/md/collision/collision.hpp"
 #include "granular/md/model.hpp"
 
 namespace granular::md::ed {

@@ -14,7 +14,7 @@
 
 #include "granular/impact/wedge/impact_map.hpp"
 #include "granular/impact/wedge/run.hpp"
-#include "granular/md/collision.hpp"
+#include "granular/md/collision/collision.hpp"
 #include "granular/random.hpp"
 
 namespace granular::wedge {
@@ -95,7 +95,8 @@ TEST(WedgeMap, TangentialRestitutionStaysWithinPlusMinusOne) {
   }
   EXPECT_EQ(lowest, -1.0);  // reached, never passed
   EXPECT_EQ(highest, 1.0);
-  EXPECT_NEAR(tangential_restitution(p, p.table.ratio(2)), 0.25, 1e-12);  // a sample (up to the log10)
+  EXPECT_NEAR(tangential_restitution(p, p.table.ratio(2)), 0.25,
+              1e-12);                              // a sample (up to the log10)
   EXPECT_EQ(tangential_restitution(p, 0.0), 1.0);  // no slip to change
   // above the table the full-sliding e_t (4.75); the large-κ law is its floor at 0
   EXPECT_DOUBLE_EQ(tangential_restitution(p, 1e4), 1.0 - 3.0 * 0.1 * 1.8 / 1e4);

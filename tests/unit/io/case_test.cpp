@@ -15,7 +15,7 @@
 #include "granular/cases/collision.hpp"
 #include "granular/cases/ensemble.hpp"
 #include "granular/contact_law.hpp"
-#include "granular/md/ensemble_case.hpp"
+#include "granular/md/ensemble/case.hpp"
 
 namespace granular::cases {
 namespace {

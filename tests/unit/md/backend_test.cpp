@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "../../support/minimal_ensemble.hpp"
 #include "../../support/scenes.hpp"
+#include "../../support/supported_disk_ensemble.hpp"
 #include "granular/md/state.hpp"
 
 namespace granular::md {
@@ -105,11 +105,11 @@ TYPED_TEST(BackendTest, MatchesTheSingleThreadCpuReferenceBitwise) {
   EXPECT_EQ(tested.state.status, std::vector<std::uint32_t>(3, status_ok));
 }
 
-// Prescribed bodies (random and sine), tilt and an applied torque: the minimal systems.
+// Prescribed bodies (random and sine), tilt and an applied torque: the supported-disk systems.
 TYPED_TEST(BackendTest, PrescribedBodiesMatchTheSingleThreadCpuReferenceBitwise) {
   if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
   Run reference;
-  reference.state = test::minimal_ensemble(reference.model, 4);
+  reference.state = test::supported_disk_ensemble(reference.model, 4);
   Run tested = reference;
   auto cpu = make_cpu_backend(1);
   auto backend = TypeParam::make();

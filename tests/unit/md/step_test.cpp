@@ -14,7 +14,7 @@
 #include "../../support/pair_scratch.hpp"
 #include "../../support/scenes.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/block_step.hpp"
+#include "granular/md/schedules/block_step.hpp"
 #include "granular/md/state.hpp"
 #include "granular/md/view.hpp"
 

@@ -23,8 +23,8 @@
 
 #include "granular/md/ed/packing.hpp"
 #include "granular/md/ed/restitution.hpp"
-#include "granular/md/ensemble_case.hpp"
-#include "granular/md/ensemble_run.hpp"
+#include "granular/md/ensemble/case.hpp"
+#include "granular/md/ensemble/run.hpp"
 #include "granular/md/packing.hpp"
 
 namespace granular::md::ed {

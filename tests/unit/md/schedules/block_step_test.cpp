@@ -1,10 +1,10 @@
-// Tests for include/granular/md/block_step.hpp with its pair schedule (pair_forces.hpp): the
-// CUDA block's stages replayed on the host equal the CPU backend bitwise on the shapes the
+// Tests for include/granular/md/schedules/block_step.hpp with its pair schedule (pair_forces.hpp):
+// the CUDA block's stages replayed on the host equal the CPU backend bitwise on the shapes the
 // kernel meets: 60-disk thesis packings (two warps), a 300-disk packing (ten warps, several
 // disks per thread) and an ensemble of 1 000 packings; and they do so when every stage visits
 // its threads in a scrambled order, as the lanes of a GPU may; the block's prime equals the
 // CPU's.
-#include "granular/md/block_step.hpp"
+#include "granular/md/schedules/block_step.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,9 +14,9 @@
 #include <random>
 #include <vector>
 
-#include "../../support/minimal_ensemble.hpp"
-#include "../../support/pair_scratch.hpp"
-#include "../../support/scenes.hpp"
+#include "../../../support/pair_scratch.hpp"
+#include "../../../support/scenes.hpp"
+#include "../../../support/supported_disk_ensemble.hpp"
 #include "granular/constants.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/state.hpp"
@@ -131,12 +131,12 @@ TEST(BlockStep, AnyThreadOrderGivesTheSameBits) {
   expect_block_matches_cpu(make_ensemble(4, 60, 8), ScrambledBlock{&random}, 20000, 1500);
 }
 
-// Prescribed bodies, tilt and an applied torque (the minimal systems): the same bits, also with
-// the threads in any order (move_bodies runs on the first thread between two barriers).
+// Prescribed bodies, tilt and an applied torque (the supported-disk systems): the same bits, also
+// with the threads in any order (move_bodies runs on the first thread between two barriers).
 TEST(BlockStep, PrescribedBodiesGiveTheCpuBits) {
   for (bool scrambled : {false, true}) {
     Ensemble cpu;
-    cpu.state = test::minimal_ensemble(cpu.model, 3);
+    cpu.state = test::supported_disk_ensemble(cpu.model, 3);
     Ensemble replay = cpu;
     auto backend = make_cpu_backend(2);
     backend->initialize(cpu.model, cpu.state);

@@ -1,9 +1,9 @@
-// Tests for include/granular/md/packing_tile.hpp: a packing copied into its tile, stepped there
-// by the CUDA block kernel's steps (advance_packing_on_block with one thread) and copied back ends
-// bitwise where the CPU backend ends; the steps write the tiled arrays only in the tile and the
-// others only within the packing, touch no other packing, and the tile's size is the one the
+// Tests for include/granular/md/schedules/packing_tile.hpp: a packing copied into its tile, stepped
+// there by the CUDA block kernel's steps (advance_packing_on_block with one thread) and copied back
+// ends bitwise where the CPU backend ends; the steps write the tiled arrays only in the tile and
+// the others only within the packing, touch no other packing, and the tile's size is the one the
 // header documents.
-#include "granular/md/packing_tile.hpp"
+#include "granular/md/schedules/packing_tile.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "../../support/pair_scratch.hpp"
-#include "../../support/scenes.hpp"
+#include "../../../support/pair_scratch.hpp"
+#include "../../../support/scenes.hpp"
 #include "granular/constants.hpp"
 #include "granular/md/backend.hpp"
-#include "granular/md/block_step.hpp"
+#include "granular/md/schedules/block_step.hpp"
 #include "granular/md/state.hpp"
 #include "granular/md/step.hpp"
 #include "granular/md/view.hpp"

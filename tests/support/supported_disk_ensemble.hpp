@@ -1,17 +1,17 @@
-// An ensemble of the thesis' minimal systems with every kind of prescribed body and external
-// load (md/minimal_systems.hpp): tilted 3-disk systems under a harmonic torque with randomly
+// An ensemble of the thesis' supported-disk systems with every kind of prescribed body and external
+// load (md/supported_disk/systems.hpp): tilted 3-disk systems under a harmonic torque with randomly
 // vibrated supports, and tilted wedges vibrating sinusoidally. For the tests that check the
 // schedules of the kernels against the CPU on them.
 #pragma once
 
 #include <vector>
 
-#include "granular/md/minimal_systems.hpp"
 #include "granular/md/state.hpp"
+#include "granular/md/supported_disk/systems.hpp"
 
 namespace granular::test {
 
-inline md::EnsembleState minimal_ensemble(md::EnsembleModel& m, int copies) {
+inline md::EnsembleState supported_disk_ensemble(md::EnsembleModel& m, int copies) {
   m.integrator = md::Integrator::gear5;
   m.dt = 2e-6;
   m.neighbor.skin = 0.002;

@@ -1,5 +1,6 @@
-// Closed forms of the 3-disk system (include/granular/md/three_disk.hpp, docs/three_disk.md).
-#include "granular/md/three_disk.hpp"
+// Closed forms of the 3-disk system (include/granular/md/supported_disk/three_disk.hpp,
+// docs/three_disk.md).
+#include "granular/md/supported_disk/three_disk.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,9 +1,9 @@
-// Tests for include/granular/md/three_disk.hpp, the closed forms of the 3-disk system
-// (Peraza-Mues 2018, ch. 4–5; docs/three_disk.md): the Amonton polygon by closed forms against
-// a linear solve, the static balance, the slide thresholds (5.3)–(5.5) against the polygon,
+// Tests for include/granular/md/supported_disk/three_disk.hpp, the closed forms of the 3-disk
+// system (Peraza-Mues 2018, ch. 4–5; docs/three_disk.md): the Amonton polygon by closed forms
+// against a linear solve, the static balance, the slide thresholds (5.3)–(5.5) against the polygon,
 // the exact mean rotation (5.9) against the stick–slip rotor and a crude time stepper, the
 // scaling of ω̄ with the amplitude, and the torques of the random-vibration mechanism.
-#include "granular/md/three_disk.hpp"
+#include "granular/md/supported_disk/three_disk.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "granular/md/ensemble_run.hpp"
+#include "granular/md/ensemble/run.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "granular/hd.hpp"
-#include "granular/md/pair_forces.hpp"
+#include "granular/md/schedules/pair_forces.hpp"
 #include "granular/md/step.hpp"
 #include "granular/md/view.hpp"
 

@@ -1,4 +1,4 @@
-// Runs the minimal systems (minimal_systems.hpp) through the ensemble engine and measures what
+// Runs the supported-disk systems (systems.hpp) through the ensemble engine and measures what
 // the thesis measures of them (ch. 5, §6.2): the observed disk's mean rotation ω̄ over the
 // measurement window, θ(t), and the forces of its contacts with its supports, with the slips
 // and openings of those contacts. Time axis as the packing runs (ensemble_case.hpp): settle
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "granular/md/backend.hpp"
-#include "granular/md/ensemble_case.hpp"
+#include "granular/md/ensemble/case.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"
 
@@ -31,7 +31,7 @@ struct SupportContact {
 std::vector<SupportContact> support_contacts(const EnsembleModel& m, const EnsembleState& s, int p);
 
 // One sample of a packing.
-struct MinimalSample {
+struct SupportedDiskSample {
   double t;               // [s]
   double theta;           // the observed disk's angle [rad]
   double omega;           // [rad/s]
@@ -39,7 +39,7 @@ struct MinimalSample {
   std::vector<SupportContact> contacts;
 };
 
-struct MinimalPackingResult {
+struct SupportedDiskPackingResult {
   std::uint32_t status;    // StatusFlag bits at the end
   RotationStats rotation;  // of the observed disk over the measurement window
   std::int64_t samples;    // measurement samples
@@ -47,25 +47,26 @@ struct MinimalPackingResult {
   std::vector<std::int64_t> sliding_samples;  // per contact: samples with it sliding
 };
 
-struct MinimalRunOptions {
+struct SupportedDiskRunOptions {
   Backend* backend = nullptr;  // the CPU backend with `threads` when null
   int threads = 0;
   // every sample of the measurement window, per packing (may be empty)
-  std::function<void(int p, const MinimalSample&)> on_sample;
+  std::function<void(int p, const SupportedDiskSample&)> on_sample;
   // asked after every chunk; true ends the run early (result.complete false)
   std::function<bool()> stop;
   // after every chunk: the fraction of the run's steps taken
   std::function<void(double)> on_progress;
 };
 
-struct MinimalResult {
-  std::vector<MinimalPackingResult> packings;
+struct SupportedDiskResult {
+  std::vector<SupportedDiskPackingResult> packings;
   double sample_interval;  // sample_steps·dt [s]
   bool complete = true;
 };
 
 // Runs the state (made for the model, at t0 = −settle_time) through the schedule.
-MinimalResult run_minimal(const EnsembleModel& m, EnsembleState& s, const RunSchedule& schedule,
-                          const MinimalRunOptions& options = {});
+SupportedDiskResult run_supported_disk(const EnsembleModel& m, EnsembleState& s,
+                                       const RunSchedule& schedule,
+                                       const SupportedDiskRunOptions& options = {});
 
 }  // namespace granular::md

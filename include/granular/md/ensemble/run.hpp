@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "granular/md/backend.hpp"
-#include "granular/md/ensemble_case.hpp"
+#include "granular/md/ensemble/case.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"
 

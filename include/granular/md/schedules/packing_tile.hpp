@@ -19,7 +19,7 @@
 // packing (0.40 m box, skin 3 mm, 126 cells) takes 4 112 B, so the shared memory of an H100's
 // SM holds the tiles of 8 such blocks and more; every packing of the block path (up to 2 048
 // disks) fits a block's opt-in shared memory on an A100 and an H100
-// (tests/unit/md/packing_tile_test.cpp).
+// (tests/unit/md/schedules/packing_tile_test.cpp).
 #pragma once
 
 #include <cstddef>

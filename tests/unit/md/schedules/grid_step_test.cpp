@@ -1,8 +1,8 @@
-// Tests for include/granular/md/grid_step.hpp, the stages of the grid-wide CUDA path replayed on
-// the host: a whole trajectory equals the CPU backend's bitwise (kinematics, contact history,
-// neighbor lists, cell lists, rebuild counts), also when every stage visits its threads in a
-// scrambled order, as a GPU may; and statuses raised inside a stage stop only their packing.
-#include "granular/md/grid_step.hpp"
+// Tests for include/granular/md/schedules/grid_step.hpp, the stages of the grid-wide CUDA path
+// replayed on the host: a whole trajectory equals the CPU backend's bitwise (kinematics, contact
+// history, neighbor lists, cell lists, rebuild counts), also when every stage visits its threads in
+// a scrambled order, as a GPU may; and statuses raised inside a stage stop only their packing.
+#include "granular/md/schedules/grid_step.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <random>
 #include <vector>
 
-#include "../../support/minimal_ensemble.hpp"
-#include "../../support/scenes.hpp"
+#include "../../../support/scenes.hpp"
+#include "../../../support/supported_disk_ensemble.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/state.hpp"
 #include "granular/md/view.hpp"
@@ -169,11 +169,11 @@ void grid_replay_matches_cpu(Integrator integrator, bool scrambled) {
   expect_equal_states(cpu.state, replay.state, cpu.model.n_packings());
 }
 
-// Prescribed bodies, tilt and an applied torque (the minimal systems): the grid's stages, in
+// Prescribed bodies, tilt and an applied torque (the supported-disk systems): the grid's stages, in
 // scrambled order, give the CPU's bits.
 TEST(GridStep, PrescribedBodiesGiveTheCpuBits) {
   Ensemble cpu;
-  cpu.state = test::minimal_ensemble(cpu.model, 3);
+  cpu.state = test::supported_disk_ensemble(cpu.model, 3);
   Ensemble replay = cpu;
   auto backend = make_cpu_backend(1);
   backend->initialize(cpu.model, cpu.state);

@@ -1,4 +1,4 @@
-#include "granular/md/minimal_run.hpp"
+#include "granular/md/supported_disk/run.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -61,10 +61,11 @@ std::vector<SupportContact> support_contacts(const EnsembleModel& m, const Ensem
   return out;
 }
 
-MinimalResult run_minimal(const EnsembleModel& m, EnsembleState& s, const RunSchedule& schedule,
-                          const MinimalRunOptions& options) {
+SupportedDiskResult run_supported_disk(const EnsembleModel& m, EnsembleState& s,
+                                       const RunSchedule& schedule,
+                                       const SupportedDiskRunOptions& options) {
   const PlannedRun plan = plan_run(schedule, m.dt);
-  if (!plan.ok) throw std::invalid_argument("run_minimal: more than max_run_steps steps");
+  if (!plan.ok) throw std::invalid_argument("run_supported_disk: more than max_run_steps steps");
   const RunSteps steps = plan.steps;
   std::unique_ptr<Backend> cpu;
   Backend* backend = options.backend;
@@ -74,7 +75,7 @@ MinimalResult run_minimal(const EnsembleModel& m, EnsembleState& s, const RunSch
   }
   backend->initialize(m, s);
 
-  MinimalResult result;
+  SupportedDiskResult result;
   result.sample_interval = static_cast<double>(steps.sample_steps) * m.dt;
   result.packings.resize(m.n_packings());
   std::vector<std::vector<SupportContact>> previous(m.n_packings());
@@ -84,10 +85,10 @@ MinimalResult run_minimal(const EnsembleModel& m, EnsembleState& s, const RunSch
   const auto sample = [&]() {
     const double t = s.time(m);
     for (int p = 0; p < m.n_packings(); ++p) {
-      MinimalPackingResult& r = result.packings[p];
+      SupportedDiskPackingResult& r = result.packings[p];
       const int i = m.offset[p];
       add_sample(r.rotation, t, s.theta[i]);
-      MinimalSample one{
+      SupportedDiskSample one{
           t, s.theta[i], s.omega[i],
           m.packings[p].torque.disk == i ? applied_torque(m.packings[p].torque, t) : 0.0,
           support_contacts(m, s, p)};

@@ -1,4 +1,4 @@
-// e_t tables measured by the collision model (include/granular/md/collision.hpp): the
+// e_t tables measured by the collision model (include/granular/md/collision/collision.hpp): the
 // restitution the thesis' collision rules use (impulse/restitution_table.hpp), for the
 // event-driven packings and the wedge's map alike.
 #include <array>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "granular/md/collision.hpp"
+#include "granular/md/collision/collision.hpp"
 
 namespace granular::md {
 namespace {

@@ -1,4 +1,4 @@
-#include "granular/md/collision.hpp"
+#include "granular/md/collision/collision.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
-// The thesis' minimal systems as packings of the ensemble engine (Peraza-Mues 2018, ch. 5 and
-// §6.2; docs/three_disk.md, docs/wedge.md): the 3-disk system, an upper disk resting on two
+// The thesis' supported-disk systems as packings of the ensemble engine (Peraza-Mues 2018, ch. 5
+// and §6.2; docs/three_disk.md, docs/wedge.md): the 3-disk system, an upper disk resting on two
 // support disks, and a disk resting in a wedge of two half-line walls. Each is one packing with
 // its supports as prescribed bodies (bodies.hpp), no box walls and gravity turned by the tilt
 // θ_T, so that a sweep runs as an ensemble, on any backend.
@@ -10,7 +10,7 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/md/model.hpp"
-#include "granular/md/three_disk.hpp"
+#include "granular/md/supported_disk/three_disk.hpp"
 
 namespace granular::md {
 

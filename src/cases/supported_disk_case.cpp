@@ -1,8 +1,8 @@
-// The MD models of the thesis' minimal systems (docs/three_disk.md, docs/wedge.md):
+// The MD models of the thesis' supported-disk systems (docs/three_disk.md, docs/wedge.md):
 // "three_disk", the upper disk on two support disks under the harmonic torque or with randomly
 // vibrated supports (ch. 5), and "wedge_md", a disk in a vertically vibrated wedge (§6.2). Each
-// case is one packing of the ensemble engine (md/minimal_systems.hpp) run by md::run_minimal;
-// scans over any key make the thesis' curves (docs/cases.md, "Scans").
+// case is one packing of the ensemble engine (md/supported_disk/systems.hpp) run by
+// md::run_supported_disk; scans over any key make the thesis' curves (docs/cases.md, "Scans").
 #include <cmath>
 #include <memory>
 #include <string>
@@ -13,10 +13,10 @@
 #include "granular/constants.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/table.hpp"
-#include "granular/md/ensemble_run.hpp"
-#include "granular/md/minimal_run.hpp"
-#include "granular/md/minimal_systems.hpp"
-#include "granular/md/three_disk.hpp"
+#include "granular/md/ensemble/run.hpp"
+#include "granular/md/supported_disk/run.hpp"
+#include "granular/md/supported_disk/systems.hpp"
+#include "granular/md/supported_disk/three_disk.hpp"
 #include "granular/vibration.hpp"
 
 namespace granular::cases {
@@ -59,7 +59,7 @@ const io::TableSpec& wedge_md_table() {
   return t;
 }
 
-// The time step of a minimal system: given, or t_c / steps_per_collision for its stiffest
+// The time step of a supported-disk system: given, or t_c / steps_per_collision for its stiffest
 // contact (the upper disk on a fixed support: m_eff = m), within the stability limit.
 double read_time_step(const JsonObject& root, const ContactParams& c, double mass,
                       md::Integrator& scheme) {
@@ -75,14 +75,14 @@ double read_time_step(const JsonObject& root, const ContactParams& c, double mas
 
 // The model's time step and neighbor list and the run's schedule, for a system whose disks have
 // at most `partners` contacts; the loader adds the system.
-struct MinimalSetup {
+struct SupportedDiskSetup {
   md::EnsembleModel model;
   md::RunSchedule schedule;
 };
 
-MinimalSetup read_setup(const JsonObject& root, const ContactParams& c, double mass, double radius,
-                        int partners) {
-  MinimalSetup s;
+SupportedDiskSetup read_setup(const JsonObject& root, const ContactParams& c, double mass,
+                              double radius, int partners) {
+  SupportedDiskSetup s;
   s.model.dt = read_time_step(root, c, mass, s.model.integrator);
   s.model.neighbor.skin = 0.2 * radius;
   s.model.neighbor.max_neighbors = partners;
@@ -103,13 +103,13 @@ double read_tilt(const JsonObject& o) {
   return tilt;
 }
 
-// One packing of a minimal system, run by md::run_minimal; the model's summary adds its own
-// numbers.
-class MinimalCase : public Case {
+// One packing of a supported-disk system, run by md::run_supported_disk; the model's summary adds
+// its own numbers.
+class SupportedDiskCase : public Case {
  public:
   // The system's disks start at (x, y), at t0 = −settle_time.
-  MinimalCase(std::string name, MinimalSetup setup, const std::vector<double>& x,
-              const std::vector<double>& y, const io::TableSpec& table)
+  SupportedDiskCase(std::string name, SupportedDiskSetup setup, const std::vector<double>& x,
+                    const std::vector<double>& y, const io::TableSpec& table)
       : name_(std::move(name)),
         model_(std::move(setup.model)),
         state_(md::make_state(model_, x, y, -setup.schedule.settle_time)),
@@ -118,7 +118,8 @@ class MinimalCase : public Case {
 
   // A fresh run on the CPU or, where there is one, the CUDA device (the same stages).
   void check_run(const RunContext& ctx) const override {
-    if (ctx.resume) throw CaseError("", "--resume", "a minimal system's run writes no checkpoint");
+    if (ctx.resume)
+      throw CaseError("", "--resume", "a supported-disk system's run writes no checkpoint");
     if (ctx.packings)
       throw CaseError("", "--packings", "only packing_ensemble runs split into shards");
     if (ctx.backend != "cpu" && ctx.backend != "cuda")
@@ -131,21 +132,21 @@ class MinimalCase : public Case {
   RunEnd run(const RunContext& ctx) const override {
     md::EnsembleState s = state_;
     io::TableText series(table_);
-    md::MinimalRunOptions o;
+    md::SupportedDiskRunOptions o;
     const std::unique_ptr<md::Backend> backend =
         ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(ctx.threads);
     o.backend = backend.get();
     o.stop = ctx.stop;
-    o.on_sample = [&](int, const md::MinimalSample& x) {
+    o.on_sample = [&](int, const md::SupportedDiskSample& x) {
       series.num(x.t).num(x.theta).num(x.omega).num(x.applied_torque);
       for (const md::SupportContact& c : x.contacts) {
         series.num(c.normal).num(c.tangential).flag(c.sliding);
       }
       series.end_row();
     };
-    const md::MinimalResult r = md::run_minimal(model_, s, schedule_, o);
+    const md::SupportedDiskResult r = md::run_supported_disk(model_, s, schedule_, o);
     if (!r.complete) return RunEnd::interrupted;  // nothing written: a fresh run starts over
-    const md::MinimalPackingResult& p = r.packings[0];
+    const md::SupportedDiskPackingResult& p = r.packings[0];
     const double omega_bar = md::mean_omega(p.rotation);
     io::write_file_atomic(ctx.out_dir / table_.file, series.str());
     nlohmann::json s_json = run_summary_head(name_, ctx.case_echo);
@@ -198,11 +199,11 @@ class MinimalCase : public Case {
   const io::TableSpec& table_;
 };
 
-class ThreeDiskCase : public MinimalCase {
+class ThreeDiskCase : public SupportedDiskCase {
  public:
-  ThreeDiskCase(const md::ThreeDiskParams& p, MinimalSetup setup, const std::vector<double>& x,
-                const std::vector<double>& y)
-      : MinimalCase("three_disk", std::move(setup), x, y, three_disk_table()), p_(p) {}
+  ThreeDiskCase(const md::ThreeDiskParams& p, SupportedDiskSetup setup,
+                const std::vector<double>& x, const std::vector<double>& y)
+      : SupportedDiskCase("three_disk", std::move(setup), x, y, three_disk_table()), p_(p) {}
 
   void describe(Description& d) const override {
     const three_disk::ThreeDiskParams c = closed_form_params();
@@ -264,11 +265,13 @@ class ThreeDiskCase : public MinimalCase {
   md::ThreeDiskParams p_;
 };
 
-class WedgeMdCase : public MinimalCase {
+class WedgeMdCase : public SupportedDiskCase {
  public:
-  WedgeMdCase(const md::WedgeDiskParams& p, double gamma, MinimalSetup setup,
+  WedgeMdCase(const md::WedgeDiskParams& p, double gamma, SupportedDiskSetup setup,
               const std::vector<double>& x, const std::vector<double>& y)
-      : MinimalCase("wedge_md", std::move(setup), x, y, wedge_md_table()), p_(p), gamma_(gamma) {}
+      : SupportedDiskCase("wedge_md", std::move(setup), x, y, wedge_md_table()),
+        p_(p),
+        gamma_(gamma) {}
 
   void describe(Description& d) const override {
     d.group("wedge_md");
@@ -350,7 +353,7 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
       supports.forbid(key, "is read only with drive random");
   }
 
-  MinimalSetup setup = read_setup(root, p.contact, p.mass, p.radius, 2);
+  SupportedDiskSetup setup = read_setup(root, p.contact, p.mass, p.radius, 2);
   std::vector<double> x, y;
   md::add_three_disk(setup.model, p, x, y);
   return std::make_unique<ThreeDiskCase>(p, std::move(setup), x, y);
@@ -387,7 +390,7 @@ std::unique_ptr<Case> load_wedge_md(const JsonObject& root, std::vector<std::str
                         " Hz gives a drive amplitude A = Γ g / ω² or a wall speed A ω beyond a "
                         "double");
 
-  MinimalSetup setup = read_setup(root, p.contact, p.mass, p.radius, 1);
+  SupportedDiskSetup setup = read_setup(root, p.contact, p.mass, p.radius, 1);
   std::vector<double> x, y;
   md::add_wedge_disk(setup.model, p, x, y);
   return std::make_unique<WedgeMdCase>(p, gamma, std::move(setup), x, y);

@@ -1,4 +1,4 @@
-#include "granular/md/minimal_systems.hpp"
+#include "granular/md/supported_disk/systems.hpp"
 
 #include <cmath>
 #include <limits>
