@@ -15,7 +15,7 @@
 
 #include "arrays.hpp"
 #include "granular/cases/case.hpp"
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/io/checkpoint.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/ensemble/run.hpp"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/file_record.hpp"

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
 #include "granular/cases/progress_output.hpp"
 #include "granular/io/file.hpp"

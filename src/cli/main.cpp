@@ -16,7 +16,7 @@
 
 #include "cli.hpp"
 #include "granular/cases/case.hpp"
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
 #include "granular/cases/run_into_folder.hpp"
 #include "granular/io/file.hpp"

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
 #include "granular/cases/progress_output.hpp"
 #include "granular/io/file.hpp"

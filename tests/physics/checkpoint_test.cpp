@@ -1,6 +1,6 @@
 // Tests for io/checkpoint.cpp and the resume path of md/ensemble/run.cpp and
-// cases/ensemble_outputs.cpp: a run stopped after k chunks and resumed from its checkpoint ends
-// bitwise identical to the uninterrupted run (observables, final state, CSV files), and a
+// cases/packing_ensemble/run_md.cpp: a run stopped after k chunks and resumed from its checkpoint
+// ends bitwise identical to the uninterrupted run (observables, final state, CSV files), and a
 // checkpoint of another case or a damaged file is rejected with the file named.
 #include "granular/io/checkpoint.hpp"
 
@@ -18,7 +18,7 @@
 
 #include "../support/run_context.hpp"
 #include "../support/tiny_ensemble.hpp"
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/ensemble/run.hpp"
 

@@ -1,5 +1,5 @@
-// Tests for md/ensemble/run.cpp and cases/ensemble_outputs.cpp: a tiny vibrated ensemble (2 Γ × 2
-// packings of 12 disks) runs through settle, transient and measurement, stays healthy, gives
+// Tests for md/ensemble/run.cpp and cases/packing_ensemble/run_md.cpp: a tiny vibrated ensemble (2
+// Γ × 2 packings of 12 disks) runs through settle, transient and measurement, stays healthy, gives
 // finite observables that do not depend on the thread count, and writes the documented outputs.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 
 #include "../support/run_context.hpp"
 #include "../support/tiny_ensemble.hpp"
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/ensemble/run.hpp"
 

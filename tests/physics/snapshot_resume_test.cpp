@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/table.hpp"
 #include "support/run_context.hpp"

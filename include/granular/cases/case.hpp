@@ -31,6 +31,7 @@
 #include "granular/cases/description.hpp"
 #include "granular/io/json_reader.hpp"
 #include "granular/io/table.hpp"
+#include "granular/md/run_control.hpp"
 
 namespace granular::cases {
 
@@ -44,27 +45,25 @@ struct PackingRange {
 // A periodic progress report of a long run as numbers: what the line the run prints says, at
 // full precision (Python's progress callback receives both; docs/python.md).
 struct ProgressReport {
-  std::string phase;        // "settle", "transient" or "measure"
-  double t = 0.0;           // the simulated time [s]
-  double fraction = 0.0;    // of the run done, 0 to 1
-  double rate = NAN;        // particle-steps per second of wall time (MD); NaN for the ED method
-  double events = NAN;      // collisions so far (the ED method); NaN for MD
-  double elapsed_s = 0.0;   // wall time of this process so far [s]
-  double eta_s = NAN;       // wall time left at the pace so far [s]; NaN until it is known
+  std::string phase;       // "settle", "transient" or "measure"
+  double t = 0.0;          // the simulated time [s]
+  double fraction = 0.0;   // of the run done, 0 to 1
+  double rate = NAN;       // particle-steps per second of wall time (MD); NaN for the ED method
+  double events = NAN;     // collisions so far (the ED method); NaN for MD
+  double elapsed_s = 0.0;  // wall time of this process so far [s]
+  double eta_s = NAN;      // wall time left at the pace so far [s]; NaN until it is known
 };
 
 // How a run runs: where its outputs go and what the command line asked for.
-struct RunContext {
+// ... and, as md::RunControl, when a long run checkpoints and asks `stop` (true stops it with a
+// checkpoint): handed down to the run whole.
+struct RunContext : md::RunControl {
   std::filesystem::path out_dir;         // exists and is writable (the CLI checked)
   nlohmann::json case_echo;              // the case as run: overrides applied, defaults filled
   std::string backend = "cpu";           // "cpu" or "cuda" (models that offer a choice)
   int threads = 0;                       // CPU threads; <= 0: the OpenMP default
   bool resume = false;                   // continue from the checkpoint in out_dir
   std::optional<PackingRange> packings;  // a shard only (packing_ensemble)
-  double checkpoint_interval = 600.0;    // wall time between checkpoints [s]; 0: none
-  std::function<bool()> stop;            // asked during long runs: true stops with a checkpoint
-  double poll_interval_s = 0.5;          // how often a long run asks `stop` [s of wall time]
-  std::int64_t slice_steps = 0;          // tests: a fixed slice length instead (ensemble_run.hpp)
   std::ostream* report = nullptr;        // the results' table (the CLI: stdout)
   std::ostream* progress = nullptr;      // progress lines (the CLI: stderr and run.log); a line
                                          // that starts with '\r' is a periodic one, which a

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "granular/cases/collision.hpp"
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/contact_law.hpp"
 #include "granular/md/ensemble/case.hpp"
 

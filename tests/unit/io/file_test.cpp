@@ -13,7 +13,7 @@
 
 #include "../../support/run_context.hpp"
 #include "../../support/tiny_ensemble.hpp"
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 
 namespace granular::io {
 namespace {

@@ -28,6 +28,7 @@
 #include "granular/md/backend.hpp"
 #include "granular/md/ensemble/case.hpp"
 #include "granular/md/observables.hpp"
+#include "granular/md/run_control.hpp"
 #include "granular/md/state.hpp"
 
 namespace granular::md {
@@ -130,23 +131,13 @@ struct RunProgress {
 };
 
 // Checkpointing, resuming and stopping a run; the default runs straight through.
-struct EnsembleRunOptions {
-  // wall time between checkpoints [s]; 0 writes none (except when `stop` ends the run)
-  double checkpoint_interval = 600.0;
+struct EnsembleRunOptions : RunControl {
   // receives the pieces of a checkpoint after a slice (write_checkpoint stores them); called
   // after the observer calls of the chunks completed, so streamed outputs are complete up to
   // the last chunk boundary
   std::function<void(const RunPosition& position, const EnsembleState& s,
                      const std::vector<RotationStats>& rotation)>
       on_checkpoint;
-  // asked after every slice; true ends the run there, with a checkpoint when on_checkpoint is
-  // set, and returns a result with complete = false (an interrupt, or a test stopping early)
-  std::function<bool()> stop;
-  // wall time of a slice [s]: how long an interrupt waits at most (plus the checkpoint)
-  double poll_interval_s = 0.5;
-  // when > 0, every slice takes this many steps (or to the chunk's end) instead: tests use it to
-  // stop at a chosen step
-  std::int64_t slice_steps = 0;
   // receives the run's progress (may be empty)
   std::function<void(const RunProgress&)> on_progress;
   // when set, the run continues from this point instead of building the packings; its state

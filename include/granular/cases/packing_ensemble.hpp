@@ -14,7 +14,7 @@
 
 #include "granular/hd.hpp"
 #if !GRANULAR_HOST_ONLY
-#error "granular/cases/ensemble.hpp is host-only"
+#error "granular/cases/packing_ensemble.hpp is host-only"
 #endif
 
 #include <cstdint>
@@ -128,7 +128,7 @@ class PackingEnsemble : public Case {
   // MD: --resume needs this case's checkpoint, made on this backend, in the output folder;
   // --backend cuda needs a device. ED: the CPU, no --resume, no --checkpoint-interval.
   void check_run(const RunContext& ctx) const override;
-  // MD: the particle-steps and the wall time from a calibration run (ensemble_estimate.cpp)
+  // MD: the particle-steps and the wall time from a calibration run (estimate.cpp)
   void estimate(const RunContext& ctx, Description& d) const override;
   RunEnd run(const RunContext& ctx) const override {
     return ed_ ? run_packing_ensemble_ed(c_, *ed_, ctx) : run_packing_ensemble(c_, ctx, snapshots_);

@@ -13,7 +13,7 @@
 #include <omp.h>
 #endif
 
-#include "granular/cases/ensemble.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/md/backend.hpp"
 
 namespace granular::cases {
@@ -145,13 +145,12 @@ void PackingEnsemble::estimate(const RunContext& ctx, Description& d) const {
   // spread of the slices' rates (a machine's other work shows in it)
   const double build = cal.build_s * m.n_packings() / n;
   const auto wall = [&](double rate) { return build + (rate > 0.0 ? work / rate : 0.0); };
-  const auto [slowest, fastest] = cal.slice_rates.empty()
-                                      ? std::pair<double, double>{cal.rate, cal.rate}
-                                      : std::pair<double, double>{
-                                            *std::min_element(cal.slice_rates.begin(),
-                                                              cal.slice_rates.end()),
-                                            *std::max_element(cal.slice_rates.begin(),
-                                                              cal.slice_rates.end())};
+  const auto [slowest, fastest] =
+      cal.slice_rates.empty()
+          ? std::pair<double, double>{cal.rate, cal.rate}
+          : std::pair<double, double>{
+                *std::min_element(cal.slice_rates.begin(), cal.slice_rates.end()),
+                *std::max_element(cal.slice_rates.begin(), cal.slice_rates.end())};
   // the band in the estimate's unit
   const double estimate = wall(cal.rate);
   const DurationText unit = duration_text(estimate);

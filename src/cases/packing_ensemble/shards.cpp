@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "granular/cases/ensemble.hpp"
 #include "granular/cases/models.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/file_record.hpp"
 #include "granular/io/output.hpp"

@@ -1,6 +1,6 @@
 // The packing_ensemble case: its schema (docs/cases.md), what `granular validate` prints of it,
-// and what a run needs besides the case (a checkpoint to resume, a device). Its outputs are in
-// ensemble_outputs.cpp.
+// and what a run needs besides the case (a checkpoint to resume, a device). Its runs are in
+// run_md.cpp and run_ed.cpp, their outputs in results.cpp and streams.cpp.
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,10 +8,10 @@
 #include <iostream>
 #include <optional>
 
-#include "granular/cases/ensemble.hpp"
 #include "granular/cases/md_schema.hpp"
 #include "granular/cases/models.hpp"
 #include "granular/cases/output_folder.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/constants.hpp"
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/output.hpp"

@@ -1,0 +1,45 @@
+// What the packing ensemble's runs (run_md.cpp, run_ed.cpp) and its merge (shards.cpp) share of
+// their outputs (docs/outputs.md): the CSV tables and their rows, the clearing of what an
+// earlier run left, the thread count a summary records, the durations of progress lines.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "granular/io/table.hpp"
+#include "granular/md/model.hpp"
+#include "granular/md/observables.hpp"
+
+namespace granular::cases {
+
+// The streamed tables of a run, in the order a checkpoint records their sizes, and disks.csv.
+const io::TableSpec& energy_table();
+const io::TableSpec& angles_table();
+const io::TableSpec& disks_table();
+
+// The index in the files of the run's packing p: its index in the whole ensemble (a shard runs
+// a slice of it).
+using PackingIndex = std::function<int(int p)>;
+
+// energy.csv's rows at time t: every packing of m.
+void write_energy_rows(io::TableStream& csv, double t, const md::EnsembleModel& m,
+                       const std::vector<md::PackingEnergy>& e, const PackingIndex& index);
+
+// angles.csv's rows at time t: θ of every disk of the first packing of every Γ.
+void write_angle_rows(io::TableStream& csv, double t, const md::EnsembleModel& m,
+                      int packings_per_gamma, const std::vector<double>& theta,
+                      const PackingIndex& index);
+
+// Removes what an earlier run left in out_dir (its checkpoint and summary.json), so that a
+// stale one never sits next to new CSVs. Throws io::FileError.
+void clear_earlier_run(const std::filesystem::path& out_dir);
+
+// The thread count actually used (the OpenMP default when threads <= 0).
+int threads_used(int threads);
+
+// "12 s", "3.4 min", "5.1 h": a duration for a progress line.
+std::string progress_duration(double s);
+
+}  // namespace granular::cases

@@ -1,0 +1,177 @@
+// The files an MD run of the packing ensemble streams (streams.hpp).
+#include "streams.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+#include "granular/io/file.hpp"
+#include "granular/io/file_record.hpp"
+#include "granular/md/frame.hpp"
+
+namespace granular::cases {
+
+using io::FileError;
+
+namespace {
+
+// GSD files are rewritten in place (io::GsdTrajectory): the checkpoint records the whole file
+bool is_gsd(const std::string& name) {
+  return name.size() > 4 && name.compare(name.size() - 4, 4, ".gsd") == 0;
+}
+
+}  // namespace
+
+std::uint64_t StreamSums::of(const std::string& name, std::uint64_t bytes) {
+  Entry& e = entries_[name];
+  if (bytes < e.read || is_gsd(name)) e = Entry{};  // cut back or rewritten: start over
+  std::ifstream in(dir_ / name, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(e.read));
+  std::vector<char> block(1 << 16);
+  while (e.read < bytes && in) {
+    const auto want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), bytes - e.read));
+    in.read(block.data(), static_cast<std::streamsize>(want));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    e.sum.add(block.data(), got);
+    e.read += got;
+  }
+  if (e.read != bytes)
+    throw FileError((dir_ / name).string() + ": cannot read back its " + std::to_string(bytes) +
+                    " bytes for the checkpoint");
+  return e.sum.value();
+}
+
+void verify_streams(const std::filesystem::path& out_dir, const io::CheckpointHeader& header) {
+  for (const io::StreamSize& st : header.streams) {
+    const std::filesystem::path path = out_dir / st.name;
+    const std::string irregular = io::not_a_regular_file(path);
+    if (!irregular.empty())
+      throw io::CaseError(path.string(), "",
+                          irregular + ": cannot resume the run that streamed to it");
+    // a GSD file's recorded bytes are the whole file as it was, which io::GsdTrajectory checks
+    if (is_gsd(st.name)) continue;
+    const std::optional<std::uint64_t> sum = io::file_checksum(path, st.bytes);
+    if (!sum || *sum != st.checksum)
+      throw io::CaseError(path.string(), "",
+                          "its first " + std::to_string(st.bytes) +
+                              " bytes are not those the checkpoint recorded (cut, replaced or "
+                              "changed since): cannot resume; run again without --resume");
+  }
+}
+
+StreamedOutputs::StreamedOutputs(const std::filesystem::path& out_dir,
+                                 const md::EnsembleCase& run_case, PackingIndex index,
+                                 const SnapshotPlan& snapshots, bool angles,
+                                 const io::CheckpointHeader* resumed)
+    : out_dir_(out_dir),
+      run_case_(run_case),
+      index_(std::move(index)),
+      snapshots_(snapshots),
+      angles_(angles),
+      resumed_(resumed),
+      sums_(out_dir) {
+  // snapshots/: a dump, a VTK series and a GSD trajectory per packing asked for, named in the
+  // checkpoint by their path in the output folder; a shard photographs those of its packings,
+  // named by their index in the whole ensemble
+  const md::EnsembleModel& m = run_case_.model;
+  for (int p = 0; p < m.n_packings(); ++p) {
+    if (std::binary_search(snapshots_.packings.begin(), snapshots_.packings.end(), index_(p)))
+      photographed_.push_back({p, index_(p)});
+  }
+  if (!photographed_.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir_ / "snapshots", ec);
+    if (ec)
+      throw FileError((out_dir_ / "snapshots").string() +
+                      ": cannot create the folder: " + ec.message());
+  }
+  // the GSD files first: a resumed one is checked by writing its frames again, and refused
+  // before any other file is cut back
+  for (std::size_t k = 0; snapshots_.gsd && k < photographed_.size(); ++k) {
+    const std::string name = stem(k) + ".gsd";
+    const std::optional<io::StreamSize> st = recorded(name);
+    trajectories_.push_back(std::make_unique<io::GsdTrajectory>(
+        out_dir_ / name,
+        st ? std::optional<io::GsdTrajectory::Mark>({st->bytes, st->checksum}) : std::nullopt));
+  }
+  // energy.csv: every packing at every chunk
+  energy_csv_.emplace(out_dir_, energy_table(), keep(energy_table().file));
+  // angles.csv: θ of the first packing of every Γ only (all packings would be too large)
+  angles_csv_.emplace(out_dir_, angles_table(), keep(angles_table().file));
+  for (std::size_t k = 0; k < photographed_.size(); ++k) {
+    if (snapshots_.lammps) {
+      const std::string name = stem(k) + ".lammpstrj";
+      dumps_.push_back(std::make_unique<io::LammpsDump>(out_dir_ / name, keep(name)));
+    }
+    if (snapshots_.vtk)
+      series_.push_back(std::make_unique<io::VtkSeries>(
+          out_dir_ / "snapshots", "packing_" + std::to_string(photographed_[k].second),
+          keep(stem(k) + ".pvd")));
+  }
+}
+
+md::EnsembleObserver StreamedOutputs::observer() {
+  md::EnsembleObserver observer;
+  observer.on_energy = [this](double t, md::RunPhase, const std::vector<md::PackingEnergy>& e) {
+    write_energy_rows(*energy_csv_, t, run_case_.model, e, index_);
+  };
+  observer.on_sample = [this](double t, const md::EnsembleModel& model,
+                              const md::EnsembleState& s) {
+    if (angles_)
+      write_angle_rows(*angles_csv_, t, model, run_case_.packings_per_gamma, s.theta, index_);
+    else
+      angles_csv_->flush();
+  };
+  observer.on_chunk = [this](std::int64_t chunk, const md::EnsembleModel& model,
+                             const md::EnsembleState& s) {
+    if (!snapshots_.takes(chunk)) return;
+    for (std::size_t k = 0; k < photographed_.size(); ++k) {
+      const md::PackingFrame frame = md::packing_frame(model, s, photographed_[k].first);
+      if (snapshots_.lammps) dumps_[k]->frame(frame);
+      if (snapshots_.vtk) series_[k]->frame(frame);
+      if (snapshots_.gsd) trajectories_[k]->frame(frame);
+    }
+    for (auto& dump : dumps_) dump->bytes();  // handed to the OS, as the CSVs are
+  };
+  return observer;
+}
+
+void StreamedOutputs::record(io::CheckpointHeader& header) {
+  const auto stream = [&](const std::string& name, std::uint64_t bytes) {
+    header.streams.push_back({name, bytes, sums_.of(name, bytes)});
+  };
+  stream(energy_csv_->name(), energy_csv_->bytes());
+  stream(angles_csv_->name(), angles_csv_->bytes());
+  for (std::size_t k = 0; k < photographed_.size(); ++k) {
+    if (snapshots_.lammps) stream(stem(k) + ".lammpstrj", dumps_[k]->bytes());
+    if (snapshots_.vtk) stream(stem(k) + ".pvd", series_[k]->bytes());
+    if (snapshots_.gsd) stream(stem(k) + ".gsd", trajectories_[k]->bytes());
+  }
+}
+
+void StreamedOutputs::close() {
+  energy_csv_->close();
+  angles_csv_->close();
+  for (auto& dump : dumps_) dump->close();
+  for (auto& trajectory : trajectories_) trajectory->close();
+}
+
+std::optional<io::StreamSize> StreamedOutputs::recorded(const std::string& name) const {
+  if (!resumed_) return std::nullopt;
+  for (const io::StreamSize& st : resumed_->streams)
+    if (st.name == name) return st;
+  throw std::runtime_error(checkpoint_path(out_dir_).string() +
+                           ": damaged checkpoint (no size recorded for " + name + ")");
+}
+
+std::optional<std::uint64_t> StreamedOutputs::keep(const std::string& name) const {
+  const std::optional<io::StreamSize> st = recorded(name);
+  return st ? std::optional<std::uint64_t>(st->bytes) : std::nullopt;
+}
+
+std::string StreamedOutputs::stem(std::size_t k) const {
+  return "snapshots/packing_" + std::to_string(photographed_[k].second);
+}
+
+}  // namespace granular::cases
