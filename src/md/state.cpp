@@ -128,73 +128,16 @@ double ensemble_memory_bytes(double disks, double cells, const NeighborParams& n
 
 std::size_t state_bytes(const EnsembleState& s) {
   std::size_t bytes = 0;
-  const auto add = [&bytes](const auto& v) { bytes += v.size() * sizeof(v[0]); };
-  for (const auto* a : {&s.x, &s.y, &s.theta, &s.vx, &s.vy, &s.omega, &s.ax, &s.ay, &s.alpha,
-                        &s.gear_high, &s.fx, &s.fy, &s.torque, &s.x_ref, &s.y_ref}) {
-    add(*a);
-  }
-  for (const auto* a : {&s.neighbors, &s.neighbor_count, &s.neighbor_upper, &s.cell_offset,
-                        &s.cell_start, &s.cell_disks}) {
-    add(*a);
-  }
-  add(s.grids);
-  add(s.contacts);
-  add(s.walls);
-  add(s.body_motion);
-  add(s.body_walls);
-  add(s.slots_used);
-  add(s.contact_mask);
-  add(s.status);
-  add(s.rebuild_count);
+  for_each_state_array(s, s, [&bytes](const auto& v, const auto&, const char*) {
+    bytes += v.size() * sizeof(v[0]);
+  });
   return bytes;
 }
 
 EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
-  return EnsembleView{m.packings.data(),
-                      m.offset.data(),
-                      m.radius.data(),
-                      m.mass.data(),
-                      m.inertia.data(),
-                      m.inv_mass.data(),
-                      m.inv_inertia.data(),
-                      m.bodies.data(),
-                      m.wall_bodies,
-                      m.integrator,
-                      m.dt,
-                      m.neighbor.skin,
-                      m.neighbor.max_neighbors,
-                      m.neighbor.max_contacts,
-                      s.x.data(),
-                      s.y.data(),
-                      s.theta.data(),
-                      s.vx.data(),
-                      s.vy.data(),
-                      s.omega.data(),
-                      s.ax.data(),
-                      s.ay.data(),
-                      s.alpha.data(),
-                      s.gear_high.data(),
-                      s.fx.data(),
-                      s.fy.data(),
-                      s.torque.data(),
-                      s.neighbors.data(),
-                      s.neighbor_count.data(),
-                      s.neighbor_upper.data(),
-                      s.x_ref.data(),
-                      s.y_ref.data(),
-                      s.cell_offset.data(),
-                      s.cell_start.data(),
-                      s.cell_disks.data(),
-                      s.grids.data(),
-                      s.contacts.data(),
-                      s.walls.data(),
-                      s.body_motion.data(),
-                      s.body_walls.data(),
-                      s.slots_used.data(),
-                      s.contact_mask.data(),
-                      s.status.data(),
-                      s.rebuild_count.data(),
-                      m.n_disks()};
+  EnsembleView v = model_view(m, m);
+  for_each_state_array(v, s, [](auto*& to, auto& array, const char*) { to = array.data(); });
+  return v;
 }
 
 namespace {

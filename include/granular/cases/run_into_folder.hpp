@@ -27,13 +27,13 @@ struct FolderRun {
   std::string backend = "cpu";
   int threads = 0;  // <= 0: the OpenMP default
   bool resume = false;
-  bool force = false;  // clear granular's own files from `out` first
+  bool force = false;                    // clear granular's own files from `out` first
   std::optional<PackingRange> packings;  // a shard only (packing_ensemble)
-  double checkpoint_interval = 600.0;    // [s of wall time]; 0: none
-  std::ostream* report = nullptr;        // the results' table
-  std::ostream* progress = nullptr;      // the progress besides run.log (null: run.log only)
-  bool terminal = false;                 // `progress` is a terminal: periodic lines in place
-  std::function<bool()> stop;            // asked by a stoppable model; true stops it
+  double checkpoint_interval = md::default_checkpoint_interval;  // [s of wall time]; 0: none
+  std::ostream* report = nullptr;                                // the results' table
+  std::ostream* progress = nullptr;  // the progress besides run.log (null: run.log only)
+  bool terminal = false;             // `progress` is a terminal: periodic lines in place
+  std::function<bool()> stop;        // asked by a stoppable model; true stops it
   std::function<void(const ProgressReport&)> on_progress;  // the periodic lines' numbers
   // told the files --force left because granular does not write them (before the first step)
   std::function<void(const std::vector<std::string>&)> on_kept;

@@ -8,9 +8,12 @@
 
 namespace granular::md {
 
+// A run's checkpoint interval unless the caller chooses one [s of wall time].
+inline constexpr double default_checkpoint_interval = 600.0;
+
 struct RunControl {
   // wall time between checkpoints [s]; 0 writes none (except when `stop` ends the run)
-  double checkpoint_interval = 600.0;
+  double checkpoint_interval = default_checkpoint_interval;
   // asked after every slice; true ends the run there, with a checkpoint when the run keeps
   // them, and returns a result marked incomplete (an interrupt, or a test stopping early)
   std::function<bool()> stop;

@@ -111,6 +111,44 @@ struct GridShape {
 };
 GridShape packing_grid_shape(double box_width, double r_max, double disk_area, double skin);
 
+// The one list of the state's arrays: calls f(a.x, b.x, "x"), and so on, for every array of
+// EnsembleState, over any two objects that name them as EnsembleState does (the state, its
+// device mirror, its view: make_view, the CUDA glue's upload, download and view), so that no
+// array is left out or paired with another's.
+template <class A, class B, class F>
+void for_each_state_array(A& a, B& b, F&& f) {
+  f(a.x, b.x, "x");
+  f(a.y, b.y, "y");
+  f(a.theta, b.theta, "theta");
+  f(a.vx, b.vx, "vx");
+  f(a.vy, b.vy, "vy");
+  f(a.omega, b.omega, "omega");
+  f(a.ax, b.ax, "ax");
+  f(a.ay, b.ay, "ay");
+  f(a.alpha, b.alpha, "alpha");
+  f(a.gear_high, b.gear_high, "gear_high");
+  f(a.fx, b.fx, "fx");
+  f(a.fy, b.fy, "fy");
+  f(a.torque, b.torque, "torque");
+  f(a.x_ref, b.x_ref, "x_ref");
+  f(a.y_ref, b.y_ref, "y_ref");
+  f(a.neighbors, b.neighbors, "neighbors");
+  f(a.neighbor_count, b.neighbor_count, "neighbor_count");
+  f(a.neighbor_upper, b.neighbor_upper, "neighbor_upper");
+  f(a.cell_offset, b.cell_offset, "cell_offset");
+  f(a.cell_start, b.cell_start, "cell_start");
+  f(a.cell_disks, b.cell_disks, "cell_disks");
+  f(a.grids, b.grids, "grids");
+  f(a.contacts, b.contacts, "contacts");
+  f(a.walls, b.walls, "walls");
+  f(a.body_motion, b.body_motion, "body_motion");
+  f(a.body_walls, b.body_walls, "body_walls");
+  f(a.slots_used, b.slots_used, "slots_used");
+  f(a.contact_mask, b.contact_mask, "contact_mask");
+  f(a.status, b.status, "status");
+  f(a.rebuild_count, b.rebuild_count, "rebuild_count");
+}
+
 // True for the arrays of EnsembleState that a run's observers read (packing_energy, the
 // rotation samples, the count of healthy packings, the snapshots' packing_frame): x, y, theta,
 // vx, vy, omega, contacts, walls, body_motion, body_walls (the wall bodies' contacts), status.

@@ -67,6 +67,30 @@ GRANULAR_HD inline double* gear_column(const EnsembleView& v, int k) {
   return v.gear_high + static_cast<std::ptrdiff_t>(k) * v.disk_count;
 }
 
+// The model's part of a view: its constants from m, its arrays from `arrays`, which names them
+// as EnsembleModel does (the model itself, or its device mirror); the state's arrays are set
+// by for_each_state_array (state.hpp). Each field is set by name, so none can be swapped.
+template <class ModelArrays>
+EnsembleView model_view(const EnsembleModel& m, const ModelArrays& arrays) {
+  EnsembleView v{};
+  v.packings = arrays.packings.data();
+  v.offset = arrays.offset.data();
+  v.radius = arrays.radius.data();
+  v.mass = arrays.mass.data();
+  v.inertia = arrays.inertia.data();
+  v.inv_mass = arrays.inv_mass.data();
+  v.inv_inertia = arrays.inv_inertia.data();
+  v.bodies = arrays.bodies.data();
+  v.wall_bodies = m.wall_bodies;
+  v.integrator = m.integrator;
+  v.dt = m.dt;
+  v.skin = m.neighbor.skin;
+  v.max_neighbors = m.neighbor.max_neighbors;
+  v.max_contacts = m.neighbor.max_contacts;
+  v.disk_count = m.n_disks();
+  return v;
+}
+
 // A view over host memory.
 EnsembleView make_view(const EnsembleModel& m, EnsembleState& s);
 

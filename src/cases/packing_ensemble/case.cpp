@@ -596,7 +596,7 @@ void PackingEnsemble::check_run(const RunContext& ctx) const {
       throw CaseError("", "--resume",
                       "the event-driven method (\"method\": \"ed\") writes no checkpoint");
     // a run without the option has the default interval; any other was asked for
-    if (ctx.checkpoint_interval != RunContext{}.checkpoint_interval)
+    if (ctx.checkpoint_interval != md::default_checkpoint_interval)
       throw CaseError("", "--checkpoint-interval",
                       "the event-driven method (\"method\": \"ed\") writes no checkpoint");
     return;
