@@ -26,7 +26,11 @@
 
 namespace granular::billiard {
 
-using namespace impact;
+// The impact driver's names (impact/hybrid.hpp, impact/event.hpp) this model uses unqualified.
+using impact::Direction, impact::DriverContext, impact::DriverOptions, impact::Event,
+    impact::EventFunction, impact::EventHit, impact::EventIntegrator, impact::HybridModel,
+    impact::Phase, impact::Rhs, impact::RunOutcome, impact::RunStatus, impact::Scheme,
+    impact::State, impact::Stop, impact::run_hybrid, impact::run_status_name;
 
 enum class BoundaryShape { parabola, wedge, hyperbola, flat };
 

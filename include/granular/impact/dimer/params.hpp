@@ -21,7 +21,10 @@
 
 namespace granular::dimer {
 
-using namespace impact;
+// The impact driver's names (impact/hybrid.hpp, impact/event.hpp) this model uses unqualified.
+using impact::DriverContext, impact::DriverOptions, impact::HybridModel, impact::Phase,
+    impact::RunOutcome, impact::RunStatus, impact::Scheme, impact::State, impact::Stop,
+    impact::run_hybrid, impact::run_status_name;
 
 // The model: constant after loading.
 struct DimerParams {

@@ -22,7 +22,11 @@
 
 namespace granular::prism {
 
-using namespace impact;
+// The impact driver's names (impact/hybrid.hpp, impact/event.hpp) this model uses unqualified.
+using impact::Direction, impact::DriverContext, impact::DriverOptions, impact::Event,
+    impact::EventHit, impact::EventIntegrator, impact::HybridModel, impact::OdeOptions,
+    impact::Phase, impact::RunOutcome, impact::RunStatus, impact::Scheme, impact::State,
+    impact::Stop, impact::run_hybrid, impact::run_status_name;
 
 // The closed-form geometry and mass properties of §1 (per unit mass).
 struct PrismGeometry {

@@ -24,7 +24,10 @@
 
 namespace granular::wedge {
 
-using namespace impact;
+// The impact driver's names (impact/hybrid.hpp, impact/event.hpp) this model uses unqualified.
+using impact::DriverContext, impact::DriverOptions, impact::HybridModel, impact::Phase,
+    impact::RunOutcome, impact::RunStatus, impact::State, impact::Stop, impact::run_hybrid,
+    impact::run_status_name;
 
 // How e_t, the tangential restitution, follows from the contact law.
 enum class TangentialLaw {
@@ -40,7 +43,7 @@ struct WedgeParams {
   double mu = 0.1;                       // friction coefficient of the walls
   TangentialLaw law = TangentialLaw::large_kappa;
   impulse::RestitutionTable table;  // for contact_law (md::tangential_restitution_table)
-  bool vibrating = true;   // false: fixed walls (no wall velocity at all; tests)
+  bool vibrating = true;            // false: fixed walls (no wall velocity at all; tests)
   std::uint64_t seed = 1;
 
   // Angles of the two walls, lines y = tan θ x through the vertex (spec: θ_R = θ0 + θ_T,
