@@ -33,7 +33,7 @@ BilliardBoundary read_boundary(const JsonObject& o) {
   o.allow_only({"shape", "a", "slope", "c", "alpha", "beta", "delta", "ceiling_height"});
   BilliardBoundary b;
   const std::string shape =
-      o.choice("shape", {"parabola", "wedge", "hyperbola", "flat"}, "boundary shape");
+      name_of(boundary_shape_names, o.choice_of("shape", boundary_shape_names, "boundary shape"));
   const auto only = [&](const char* key, bool allowed) {
     if (!allowed) o.forbid(key, "not a parameter of the " + shape);
   };
@@ -76,25 +76,12 @@ struct BilliardRun final : Case {
                  std::ostream& progress) const;
 };
 
-const char* shape_name(BoundaryShape s) {
-  switch (s) {
-    case BoundaryShape::parabola:
-      return "parabola";
-    case BoundaryShape::wedge:
-      return "wedge";
-    case BoundaryShape::hyperbola:
-      return "hyperbola";
-    default:
-      return "flat";
-  }
-}
-
 void BilliardRun::describe(Description& d) const {
   const BilliardModel& m = model;
   const double k_ratio = 1.0 + m.ball.mass * m.ball.radius * m.ball.radius / m.ball.inertia;
   std::ostream& out = d.out;
   d.group("billiard");
-  out << "billiard: " << d.word("shape", shape_name(m.boundary.shape))
+  out << "billiard: " << d.word("shape", name_of(boundary_shape_names, m.boundary.shape))
       << ", ball m = " << d.number("m", m.ball.mass, "%.6g", "kg")
       << " kg, b = " << d.number("b", m.ball.radius, "%.6g", "m")
       << " m, J = " << d.number("J", m.ball.inertia, "%.6g", "kg m^2")
@@ -137,8 +124,7 @@ void BilliardRun::describe(Description& d) const {
       << " m/s, A w^2 / g = " << d.number("A_w2_g", aw * m.drive.omega / m.gravity, "%.4g")
       << ", half period " << d.number("half_period", 0.5 / frequency, "%.6g", "s") << " s\n";
   d.group("impact");
-  out << "impact: "
-      << d.word("law", m.law.law == ImpactLaw::kane_levinson ? "kane_levinson" : "gorski_srokowski")
+  out << "impact: " << d.word("law", name_of(impact_law_names, m.law.law))
       << ", e = " << d.number("e", m.law.e, "%.4g")
       << ", mu = " << d.number("mu", m.law.mu_static, "%.4g")
       << ", mu' = " << d.number("mu_kinetic", m.law.mu_kinetic, "%.4g")
@@ -246,7 +232,10 @@ std::string collisions_csv(const BilliardResult& r) {
   io::TableText out(collisions_table());
   for (std::size_t n = 0; n < r.collisions.size(); ++n) {
     const BilliardCollision& c = r.collisions[n];
-    out.integer(static_cast<long long>(n)).num(c.t).text(surface_name(c.surface)).num(c.q1);
+    out.integer(static_cast<long long>(n))
+        .num(c.t)
+        .text(name_of(surface_names, c.surface))
+        .num(c.q1);
     out.num(c.height).num(c.flight_time).num(c.u_n_before).num(c.u_t_after).num(c.spin_after);
     out.num(c.u5_after).flag(c.sticking).num(c.e_used).num(c.energy).num(c.norm_height);
     out.num(c.norm_u_t).end_row();
@@ -259,9 +248,11 @@ std::string contact_csv(const BilliardResult& r) {
   io::TableText out(contact_table());
   for (std::size_t n = 0; n < r.contact_phases.size(); ++n) {
     const BilliardContactPhase& p = r.contact_phases[n];
-    out.integer(static_cast<long long>(n)).integer(p.episode).text(surface_name(p.surface));
-    out.text(billiard_mode_name(p.mode)).num(p.t_start).num(p.t_end);
-    out.text(billiard_end_name(p.end)).num(p.q1_start).num(p.q2_start).num(p.q1_end);
+    out.integer(static_cast<long long>(n))
+        .integer(p.episode)
+        .text(name_of(surface_names, p.surface));
+    out.text(name_of(contact_mode_names, p.mode)).num(p.t_start).num(p.t_end);
+    out.text(name_of(contact_end_names, p.end)).num(p.q1_start).num(p.q2_start).num(p.q1_end);
     out.num(p.q2_end).num(p.f_n_end).end_row();
   }
   return out.str();
@@ -273,7 +264,7 @@ nlohmann::json contact_summary(const BilliardResult& r) {
   nlohmann::json ends = nlohmann::json::object();
   for (const BilliardContactPhase& p : r.contact_phases) {
     (p.mode == BilliardContactMode::roll ? roll : slide) += p.t_end - p.t_start;
-    const char* end = billiard_end_name(p.end);
+    const char* end = name_of(contact_end_names, p.end);
     ends[end] = ends.value(end, 0) + 1;
   }
   const long long episodes = r.contact_phases.empty() ? 0 : r.contact_phases.back().episode + 1;
@@ -324,7 +315,7 @@ void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesyst
   report_progress(m.driver, &progress, "billiard");
   const BilliardResult r = run_billiard(m, initial);
   progress << "billiard: " << r.collisions.size() << " collisions in " << fmt("%.6g", r.t_end)
-           << " s, status " << run_status_name(r.status)
+           << " s, status " << name_of(run_status_names, r.status)
            << (r.reason.empty() ? "" : " (" + r.reason + ")") << " (" << r.ceiling_hits
            << " ceiling hits, " << r.sticking << " sticking, " << r.low_velocity
            << " under the e = 1 rule, " << r.grazing << " grazing)\n";
@@ -344,7 +335,7 @@ void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesyst
 
   // the summary last, so that its presence means the run completed
   nlohmann::json summary = run_summary_head("billiard", case_echo);
-  io::put_run_status(summary, run_status_name(r.status), r.reason, r.detail);
+  io::put_run_status(summary, name_of(run_status_names, r.status), r.reason, r.detail);
   summary["t_end"] = r.t_end;
   summary["counts"] = {{"collisions", r.collisions.size()},
                        {"ceiling_hits", r.ceiling_hits},
@@ -427,9 +418,8 @@ std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::str
   // the impact law (spec §4)
   const JsonObject impact = root.object_or_empty("impact");
   impact.allow_only({"law", "e", "mu_static", "mu_kinetic", "low_velocity_speed", "r"});
-  const std::string law =
-      impact.choice_or("law", {"kane_levinson", "gorski_srokowski"}, "impact law", "kane_levinson");
-  m.law.law = law == "kane_levinson" ? ImpactLaw::kane_levinson : ImpactLaw::gorski_srokowski;
+  m.law.law = impact.choice_of("law", impact_law_names, "impact law",
+                               std::optional(ImpactLaw::kane_levinson));
   m.law.e = impact.number_or("e", 0.393, Bound::non_negative);
   if (m.law.e > 1.0) impact.fail("e", "must be <= 1");
   m.law.mu_static = impact.number_or("mu_static", 0.61, Bound::non_negative);

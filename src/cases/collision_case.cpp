@@ -90,7 +90,7 @@ void Collision::describe(Description& d) const {
         << ", t_c = " << d.number("t_c", r.t_c, "%.6g", "s") << " s\n";
   d.group("time_step");
   d.out << "time step: dt = " << d.number("dt", dt, "%.4g", "s") << " s ("
-        << d.word("scheme", scheme_name(c.integrator)) << "), "
+        << d.word("scheme", name_of(md::integrator_names, c.integrator)) << "), "
         << d.number("steps_per_t_c", r.t_c / dt, "%.6g") << " steps per t_c; largest accepted dt "
         << d.number("dt_max", largest_time_step(c.contact, m_eff), "%.3g", "s") << " s\n";
 }

@@ -265,7 +265,7 @@ class DimerCase : public Case {
 
   // the mean drift and the mode, shared by a run and a sweep point
   static void add_results(nlohmann::json& j, const DimerRun& r, double frequency, double g) {
-    io::put_run_status(j, run_status_name(r.status), r.reason, r.detail);
+    io::put_run_status(j, name_of(run_status_names, r.status), r.reason, r.detail);
     j["t_final"] = r.t_final;
     j["mean_drift"] = io::json_number(r.mean_drift);
     j["mean_drift_mm_per_s"] = io::json_number(1e3 * r.mean_drift);
@@ -273,7 +273,7 @@ class DimerCase : public Case {
     j["drift_to_bouncing_end"] = io::json_number(r.drift_to_bouncing_end);
     j["resting_tip"] = r.resting_tip == 0 ? "left" : (r.resting_tip == 1 ? "right" : "none");
     j["scaled_drift"] = io::json_number(r.drift_to_bouncing_end * frequency / g * 1e2);
-    j["motion"] = dimer_motion_name(r.motion);
+    j["motion"] = name_of(motion_names, r.motion);
     j["impacts_per_period"] = {r.impacts_per_period[0], r.impacts_per_period[1]};
     j["contact_fraction"] = {r.contact_fraction[0], r.contact_fraction[1]};
   }
@@ -284,13 +284,14 @@ class DimerCase : public Case {
              << " Hz, Gamma = " << io::format_value("%.3g", gamma_) << ": " << r.impacts.size()
              << " impacts (" << double_impacts(r) << " double), " << r.phases.size()
              << " phase intervals in [0, " << io::format_value("%.6g", r.t_final) << "] s, status "
-             << run_status_name(r.status) << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
+             << name_of(run_status_names, r.status)
+             << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
              << "  <u> = " << io::format_value("%+.4g", 1e3 * r.mean_drift)
              << " mm/s (right sphere " << io::format_value("%+.4g", 1e3 * r.mean_drift_right)
              << " mm/s); towards the bouncing end "
              << io::format_value("%+.4g", 1e3 * r.drift_to_bouncing_end) << " mm/s, (f/g)*100 = "
              << io::format_value("%+.4g", r.drift_to_bouncing_end * frequency_ / p_.g * 1e2) << "\n"
-             << "  motion: " << dimer_motion_name(r.motion) << " (impacts per period "
+             << "  motion: " << name_of(motion_names, r.motion) << " (impacts per period "
              << io::format_value("%.3g", r.impacts_per_period[0]) << " / "
              << io::format_value("%.3g", r.impacts_per_period[1]) << ", contact fraction "
              << io::format_value("%.3g", r.contact_fraction[0]) << " / "
@@ -332,9 +333,9 @@ class DimerCase : public Case {
       const DimerRun& r = runs[k];
       const double scaled = r.drift_to_bouncing_end * points[k].frequency / p_.g * 1e2;
       csv.num(points[k].frequency).num(points[k].aspect_ratio).num(r.mean_drift);
-      csv.num(r.drift_to_bouncing_end).num(scaled).text(dimer_motion_name(r.motion));
+      csv.num(r.drift_to_bouncing_end).num(scaled).text(name_of(motion_names, r.motion));
       csv.num(r.impacts_per_period[0]).num(r.impacts_per_period[1]).num(r.contact_fraction[0]);
-      csv.num(r.contact_fraction[1]).text(run_status_name(r.status)).end_row();
+      csv.num(r.contact_fraction[1]).text(name_of(run_status_names, r.status)).end_row();
       nlohmann::json row = {{"frequency", points[k].frequency},
                             {"aspect_ratio", points[k].aspect_ratio}};
       add_results(row, r, points[k].frequency, p_.g);
@@ -342,7 +343,7 @@ class DimerCase : public Case {
       char line[160];
       std::snprintf(line, sizeof line, "  %7.4g %6.3g %12.4g %16.4g %10.4g  %s\n",
                     points[k].frequency, points[k].aspect_ratio, 1e3 * r.mean_drift,
-                    1e3 * r.drift_to_bouncing_end, scaled, dimer_motion_name(r.motion));
+                    1e3 * r.drift_to_bouncing_end, scaled, name_of(motion_names, r.motion));
       progress << line;
     }
     io::write_file_atomic(out_dir / "sweep.csv", csv.str());
@@ -360,8 +361,8 @@ class DimerCase : public Case {
       out.num(s.t).num(s.x[0]).num(s.y[0]).num(s.x[1]).num(s.y[1]).num(s.vx[0]).num(s.vx[1]);
       out.num(s.d[0]).num(s.d[1]).num(s.d_dot[0]).num(s.d_dot[1]).num(s.v_t[0]).num(s.v_t[1]);
       out.num(s.theta).num(s.theta_dot).num(s.y_plate).num(s.f_n[0]).num(s.f_n[1]);
-      out.num(s.f_t[0]).num(s.f_t[1]).text(tip_mode_name(s.mode[0]));
-      out.text(tip_mode_name(s.mode[1])).end_row();
+      out.num(s.f_t[0]).num(s.f_t[1]).text(name_of(tip_mode_names, s.mode[0]));
+      out.text(name_of(tip_mode_names, s.mode[1])).end_row();
     }
     return out.str();
   }
@@ -384,7 +385,9 @@ class DimerCase : public Case {
   static std::string phases_csv(const DimerRun& r) {
     io::TableText out(phases_table());
     for (const DimerPhase& ph : r.phases) {
-      out.text(ph.tip == 0 ? "left" : "right").text(tip_mode_name(ph.mode)).num(ph.t_start);
+      out.text(ph.tip == 0 ? "left" : "right")
+          .text(name_of(tip_mode_names, ph.mode))
+          .num(ph.t_start);
       out.num(ph.t_end).end_row();
     }
     return out.str();

@@ -69,11 +69,8 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
   reject_renamed(integ,
                  {{"first_step", "/integrator/step"}, {"event_tol", "/integrator/event_time_tol"}});
   integ.allow_only({"scheme", "step", "max_step", "rtol", "atol", "event_time_tol"});
-  const char* scheme_default = d.base.ode.scheme == impact::Scheme::rk4 ? "rk4" : "dopri5";
-  o.ode.scheme =
-      integ.choice_or("scheme", {"rk4", "dopri5"}, "integrator scheme", scheme_default) == "rk4"
-          ? impact::Scheme::rk4
-          : impact::Scheme::dopri5;
+  o.ode.scheme = integ.choice_of("scheme", impact::scheme_names, "integrator scheme",
+                                 std::optional(d.base.ode.scheme));
   o.ode.step = integ.number_or("step", d.base.ode.step, Bound::positive);
   o.ode.max_step = integ.number_or("max_step", d.base.ode.max_step, Bound::positive);
   o.ode.rtol = integ.number_or("rtol", d.base.ode.rtol, Bound::positive);

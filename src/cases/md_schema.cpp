@@ -35,9 +35,8 @@ ContactParams read_contact(const JsonObject& o) {
 }
 
 md::Integrator read_scheme(const JsonObject& integrator) {
-  const std::string s =
-      integrator.choice_or("scheme", {"gear5", "velocity_verlet"}, "scheme", "gear5");
-  return s == "gear5" ? md::Integrator::gear5 : md::Integrator::velocity_verlet;
+  return integrator.choice_of("scheme", md::integrator_names, "scheme",
+                              std::optional(md::Integrator::gear5));
 }
 
 StepRule read_step_rule(const JsonObject& integrator, double default_steps) {
@@ -66,10 +65,6 @@ void check_steps_per_collision(const JsonObject& integrator, const StepRule& rul
                               format_number(steps_per_collision, 3) + " steps per shortest " +
                               "collision, " + why);
   integrator.fail("steps_per_collision", "must be at most " + format_number(most));
-}
-
-const char* scheme_name(md::Integrator i) {
-  return i == md::Integrator::gear5 ? "gear5" : "velocity_verlet";
 }
 
 void describe_contact(Description& d, const char* label, const ContactParams& p, double m_eff) {

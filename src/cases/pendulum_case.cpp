@@ -110,7 +110,8 @@ class PendulumCase : public Case {
 
     // a short table of the impacts
     progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, "
-             << io::format_value("%.6g", r.t_final) << "] s, status " << run_status_name(r.status)
+             << io::format_value("%.6g", r.t_final) << "] s, status "
+             << name_of(run_status_names, r.status)
              << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
              << "    #        t [s]  case           F [N s]        T [N s]   E after [J]\n";
     for (std::size_t i = 0; i < r.impacts.size(); ++i) {
@@ -123,13 +124,14 @@ class PendulumCase : public Case {
     }
     if (r.zeno)
       progress << "zeno: impacts accumulate at t = " << io::format_value("%.8g", r.zeno->t)
-               << " s; persistent contact, final mode " << contact_mode_name(r.final_mode) << "\n";
+               << " s; persistent contact, final mode " << name_of(contact_mode_names, r.final_mode)
+               << "\n";
 
     io::write_file_atomic(out_dir / "pendulum.csv", csv(r));
 
     // the summary last, so that its presence means the run completed
     nlohmann::json summary = run_summary_head("pendulum", case_echo);
-    io::put_run_status(summary, run_status_name(r.status), r.reason, r.detail);
+    io::put_run_status(summary, name_of(run_status_names, r.status), r.reason, r.detail);
     summary["t_end"] = o_.driver.t_end;
     summary["t_final"] = r.t_final;
     summary["impact_count"] = r.impacts.size();
@@ -144,12 +146,12 @@ class PendulumCase : public Case {
         {"omega1", io::json_number(r.y_final[2])},
         {"omega2", io::json_number(r.y_final[3])},
         {"gap", io::json_number(pendulum_gap(p_, r.y_final[0], r.y_final[1]))},
-        {"mode", contact_mode_name(r.final_mode)}};
+        {"mode", name_of(contact_mode_names, r.final_mode)}};
     if (r.zeno) {
       nlohmann::json transitions = nlohmann::json::array();
       for (const ContactTransition& c : r.transitions)
         transitions.push_back(
-            {{"t", c.t}, {"mode", contact_mode_name(c.mode)}, {"F", c.F}, {"T", c.T}});
+            {{"t", c.t}, {"mode", name_of(contact_mode_names, c.mode)}, {"F", c.F}, {"T", c.T}});
       summary["zeno"] = {{"t", r.zeno->t},
                          {"approach_speed", r.zeno->approach_speed},
                          {"impact_index", r.zeno->impact_index},
@@ -198,7 +200,7 @@ class PendulumCase : public Case {
     for (const PendulumSample& s : r.samples) {
       out.num(s.t).num(s.y[0]).num(s.y[1]).num(s.y[2]).num(s.y[3]).num(s.energy).num(s.gap);
       out.num(s.joint.P).num(s.joint.R).num(s.joint.V).num(s.joint.H).num(s.F).num(s.T);
-      out.text(contact_mode_name(s.mode)).end_row();
+      out.text(name_of(contact_mode_names, s.mode)).end_row();
     }
     return out.str();
   }

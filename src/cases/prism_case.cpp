@@ -165,7 +165,8 @@ class PrismCase : public Case {
         << d.number("omega_plus", v.kappa * v.steady_minus, "%.6g", "rad/s") << " rad/s\n";
     d.group("ramp");
     out << "ramp: " << d.number("length", o_.ramp_length, "%.6g", "m") << " m = about "
-        << d.large_count("impacts", std::floor(o_.ramp_length / g.face_width), "%.0f") << " impacts\n";
+        << d.large_count("impacts", std::floor(o_.ramp_length / g.face_width), "%.0f")
+        << " impacts\n";
   }
 
   RunEnd run(const RunContext& ctx) const override {
@@ -193,7 +194,7 @@ class PrismCase : public Case {
     progress << "prism N = " << p_.geometry.n_sides << ": " << r.impacts.size()
              << " impacts, mean kappa = " << io::format_value("%.8g", mean_kappa)
              << " (kappa_c = " << io::format_value("%.8g", d.kappa_classic) << ")\n"
-             << "ended: " << run_status_name(r.status)
+             << "ended: " << name_of(run_status_names, r.status)
              << (r.reason.empty() ? "" : " (" + r.reason + ")")
              << " at t = " << io::format_value("%.6g", r.t_final)
              << " s, L_p = " << io::format_value("%.6g", r.lp_final) << ": " << r.detail << "\n";
@@ -222,7 +223,7 @@ class PrismCase : public Case {
     s["mean_kappa"] = io::json_number(mean_kappa);
     s["kappa_model"] = io::json_number(d.kappa);
     s["kappa_classic"] = d.kappa_classic;
-    io::put_run_status(s, run_status_name(r.status), r.reason, r.detail);
+    io::put_run_status(s, name_of(run_status_names, r.status), r.reason, r.detail);
     s["termination"] = {{"t", r.t_final}, {"lp", r.lp_final}, {"distance", r.lp_final * b}};
     s["admissibility"] = {{"mu_s", p_.mu_s},
                           {"max_contact_friction_demand", r.max_contact_demand},
@@ -296,9 +297,8 @@ std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::st
   // the impact model
   const io::JsonObject impact = root.object_or_empty("impact");
   impact.allow_only({"model", "start", "rtol"});
-  p.impact = impact.choice_or("model", {"line", "point"}, "impact model", "line") == "point"
-                 ? PrismImpactModel::point
-                 : PrismImpactModel::line;
+  p.impact = impact.choice_of("model", impact_model_names, "impact model",
+                              std::optional(PrismImpactModel::line));
   o.line.start = impact.number_or("start", 1e-12, Bound::positive);
   if (o.line.start > 1e-6) impact.fail("start", "must be <= 1e-6 (units of m|omega|/l)");
   o.line.rtol = impact.number_or("rtol", 1e-12, Bound::positive);

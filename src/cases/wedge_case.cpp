@@ -103,12 +103,12 @@ class WedgeCase : public Case {
     }
     if (ctx.progress)
       *ctx.progress << "wedge: " << r.collisions << " collisions (" << r.rejections
-                    << " FBRPA draws rejected), status " << run_status_name(r.status)
+                    << " FBRPA draws rejected), status " << name_of(run_status_names, r.status)
                     << (r.reason.empty() ? "" : " (" + r.reason + ")")
                     << "\n  R w_bar/(A w_b) = " << io::format_value("%.6g", r.mean_rotation)
                     << ", w_bar = " << io::format_value("%.6g", omega_bar) << " rad/s\n";
     nlohmann::json s = run_summary_head("wedge", ctx.case_echo);
-    io::put_run_status(s, run_status_name(r.status), r.reason, r.detail);
+    io::put_run_status(s, name_of(run_status_names, r.status), r.reason, r.detail);
     s["collisions"] = r.collisions;
     s["rejections"] = r.rejections;
     s["wall_changes"] = r.wall_changes;
@@ -151,10 +151,10 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
 
   const JsonObject c = root.object_or_empty("contact");
   c.allow_only({"tangential", "e_n", "mu", "k_n", "k_t", "gamma_n"});
-  const std::string law = c.choice_or("tangential", {"contact_law", "large_kappa", "none"},
-                                      "tangential law", "large_kappa");
+  const TangentialLaw law = c.choice_of("tangential", tangential_law_names, "tangential law",
+                                        std::optional(TangentialLaw::large_kappa));
   std::optional<WallKey> wall_key;
-  if (law == "contact_law") {
+  if (law == TangentialLaw::contact_law) {
     // e_n and e_t of the wall's elastic-skin law (thesis §4.5): e_n by eq. 4.56, e_t(|u_t/u_n|)
     // tabulated from single collisions through the packing engine
     c.forbid("e_n",
@@ -178,7 +178,7 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
     p.e_n = c.number_or("e_n", 0.9, Bound::non_negative);
     if (p.e_n > 1.0) c.fail("e_n", "must be <= 1");
     p.mu = c.number_or("mu", 0.1, Bound::non_negative);
-    p.law = law == "large_kappa" ? TangentialLaw::large_kappa : TangentialLaw::none;
+    p.law = law;
   }
 
   const JsonObject d = root.object("drive");

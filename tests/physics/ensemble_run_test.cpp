@@ -42,7 +42,7 @@ TEST(EnsembleRun, TinyEnsembleIsHealthyAndFinite) {
   std::ostringstream progress;
   EnsembleRunOptions options;
   options.on_progress = [&progress](const RunProgress& p) {
-    progress << phase_name(p.phase) << " " << p.fraction << "\n";
+    progress << name_of(run_phase_names, p.phase) << " " << p.fraction << "\n";
   };
   const EnsembleResult r = run_ensemble(c, *backend, observer, options);
 

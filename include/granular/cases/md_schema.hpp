@@ -61,9 +61,6 @@ md::RunSchedule read_schedule(const io::JsonObject& run);
 // times comes from here, checked, so none overflows.
 md::RunSteps checked_run_steps(const io::JsonObject& run, const md::RunSchedule& s, double dt);
 
-// "gear5" or "velocity_verlet".
-const char* scheme_name(md::Integrator i);
-
 // One line of `granular validate` per contact type and mass: m_eff, damping ratio c, e_n, t_c
 // (eqs. 4.55–4.56), recorded in d's current group as m_eff, c, e_n, t_c.
 void describe_contact(Description& d, const char* label, const ContactParams& p, double m_eff);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/event.hpp is host-only"
 #endif
@@ -33,6 +34,7 @@ using Rhs = std::function<void(double t, const State& y, State& dydt)>;
 using EventFunction = std::function<double(double t, const State& y)>;
 
 enum class Scheme { rk4, dopri5 };
+inline constexpr Named<Scheme> scheme_names[] = {{Scheme::rk4, "rk4"}, {Scheme::dopri5, "dopri5"}};
 enum class Direction { falling, rising, both };
 
 struct Event {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/hybrid.hpp is host-only"
 #endif
@@ -46,7 +47,11 @@ enum class RunStatus {
   integrator_failed,  // the ODE integrator gave up (step size underflow)
   model_stop          // a stop the model names in `reason` (e.g. painleve, slip)
 };
-const char* run_status_name(RunStatus s);
+inline constexpr Named<RunStatus> run_status_names[] = {
+    {RunStatus::completed, "completed"},     {RunStatus::time_limit, "time_limit"},
+    {RunStatus::event_limit, "event_limit"}, {RunStatus::zeno, "zeno"},
+    {RunStatus::non_finite, "non_finite"},   {RunStatus::integrator_failed, "integrator_failed"},
+    {RunStatus::model_stop, "model_stop"}};
 
 // A stop: the status, the model's word for it (empty for the driver's own) and a sentence.
 // Every model's result starts with one: how its run ended.

@@ -12,13 +12,16 @@
 #endif
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/io/json_reader.hpp is host-only"
 #endif
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -127,6 +130,19 @@ class JsonObject {
                      const std::string& what) const;
   std::string choice_or(const std::string& key, const std::vector<std::string>& options,
                         const std::string& what, const std::string& fallback) const;
+  // The same among the names of an enum's table (names.hpp), as its value; `fallback` when
+  // the key is absent (required without one).
+  template <class E, std::size_t N>
+  E choice_of(const std::string& key, const Named<E> (&table)[N], const std::string& what,
+              std::optional<E> fallback = std::nullopt) const {
+    std::vector<std::string> names;
+    for (const Named<E>& entry : table) names.push_back(entry.name);
+    const std::string name = fallback ? choice_or(key, names, what, name_of(table, *fallback))
+                                      : choice(key, names, what);
+    for (const Named<E>& entry : table)
+      if (name == entry.name) return entry.value;
+    fail(key, "unknown " + what);  // not reached: choice accepts the table's names only
+  }
 
   // Throws a CaseError at "<pointer>/<key>" (or at this object when key is empty).
   [[noreturn]] void fail(const std::string& key, const std::string& detail) const;

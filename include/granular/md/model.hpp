@@ -9,11 +9,14 @@
 #include "granular/contact_law.hpp"
 #include "granular/hd.hpp"
 #include "granular/md/random_vibration.hpp"
+#include "granular/names.hpp"
 #include "granular/vibration.hpp"
 
 namespace granular::md {
 
 enum class Integrator { gear5, velocity_verlet };
+inline constexpr Named<Integrator> integrator_names[] = {
+    {Integrator::gear5, "gear5"}, {Integrator::velocity_verlet, "velocity_verlet"}};
 
 // Mass of a disk of radius r [m] at areal density ρ [kg/m²]: ρ π r² [kg].
 GRANULAR_HD inline double disk_mass(double areal_density, double radius) {

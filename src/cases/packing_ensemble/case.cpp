@@ -169,10 +169,8 @@ void check_md_case(const JsonObject& root, md::EnsembleCase& c, const std::vecto
 md::ed::EdOptions read_ed_options(const JsonObject& ed) {
   ed.allow_only({"tangential", "max_event_rate", "start_lift"});
   md::ed::EdOptions o;
-  o.tangential = ed.choice_or("tangential", {"contact_law", "large_kappa"}, "tangential law",
-                              "contact_law") == "contact_law"
-                     ? md::ed::TangentialRule::contact_law
-                     : md::ed::TangentialRule::large_kappa;
+  o.tangential = ed.choice_of("tangential", md::ed::tangential_rule_names, "tangential law",
+                              std::optional(md::ed::TangentialRule::contact_law));
   o.max_event_rate = ed.number_or("max_event_rate", o.max_event_rate, Bound::positive);
   o.start_lift = ed.number_or("start_lift", o.start_lift, Bound::positive);
   return o;
@@ -511,7 +509,7 @@ void PackingEnsemble::describe(Description& d) const {
                                    largest_time_step(p.disk_wall, m_light));
     d.group("time_step");
     out << "time step: dt = " << d.number("dt", m.dt, "%.4g", "s") << " s ("
-        << d.word("scheme", scheme_name(m.integrator)) << "), "
+        << d.word("scheme", name_of(md::integrator_names, m.integrator)) << "), "
         << d.number("steps_per_t_c", t_c / m.dt, "%.4g") << " steps per shortest t_c ("
         << d.number("t_c", t_c, "%.4g", "s") << " s); largest accepted dt "
         << d.number("dt_max", dt_max, "%.3g", "s") << " s\n";

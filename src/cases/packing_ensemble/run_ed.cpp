@@ -56,12 +56,12 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
     if (ctx.on_progress) {
       const double elapsed =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      ctx.on_progress({md::phase_name(phase), t, fraction, NAN, events, elapsed,
+      ctx.on_progress({name_of(md::run_phase_names, phase), t, fraction, NAN, events, elapsed,
                        fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : NAN});
     }
     char line[160];
     std::snprintf(line, sizeof line, "[%-9s] t = %10.4f s  %5.1f %%  %.4g events\n",
-                  md::phase_name(phase), t, 100.0 * fraction, events);
+                  name_of(md::run_phase_names, phase), t, 100.0 * fraction, events);
     progress << '\r' << line << std::flush;  // a periodic line (RunContext::progress)
   };
 
@@ -83,8 +83,7 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
   const md::EnsembleResult& e = r.ensemble;
   nlohmann::json keys;
   keys["method"] = "ed";
-  keys["tangential"] =
-      ed.tangential == md::ed::TangentialRule::contact_law ? "contact_law" : "large_kappa";
+  keys["tangential"] = name_of(md::ed::tangential_rule_names, ed.tangential);
   keys["dt"] = nullptr;  // no time step: steps and particle steps do not apply
   keys["sample_interval"] = json_number(e.sample_interval);
   keys["steps"] = nullptr;

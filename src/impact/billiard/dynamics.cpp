@@ -60,31 +60,6 @@ Vec2 centre(const FootGeometry& g, double radius) {
 
 }  // namespace
 
-const char* billiard_mode_name(BilliardContactMode m) {
-  return m == BilliardContactMode::roll ? "roll" : "slide";
-}
-
-const char* billiard_end_name(BilliardContactEnd e) {
-  switch (e) {
-    case BilliardContactEnd::slip:
-      return "slip";
-    case BilliardContactEnd::stick:
-      return "stick";
-    case BilliardContactEnd::reverse:
-      return "reverse";
-    case BilliardContactEnd::liftoff:
-      return "liftoff";
-    case BilliardContactEnd::corner:
-      return "corner";
-    case BilliardContactEnd::impact:
-      return "impact";
-    case BilliardContactEnd::run_end:
-      return "run_end";
-    default:
-      return "undetermined";
-  }
-}
-
 BilliardContactForces billiard_contact_forces(const BilliardModel& m, const BilliardOnSurface& c,
                                               double t, BilliardContactMode mode, double sigma) {
   const FootGeometry g = foot_geometry(m.boundary, c.surface, c.foot);

@@ -66,19 +66,6 @@ std::vector<double> symmetric_piece_roots(const std::function<double(double)>& w
 
 }  // namespace
 
-const char* surface_name(Surface s) {
-  switch (s) {
-    case Surface::floor:
-      return "floor";
-    case Surface::wedge_left:
-      return "left";
-    case Surface::wedge_right:
-      return "right";
-    default:
-      return "ceiling";
-  }
-}
-
 std::vector<Surface> surfaces(const BilliardBoundary& b) {
   std::vector<Surface> out;
   if (b.shape == BoundaryShape::wedge) {

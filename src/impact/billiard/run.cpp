@@ -128,7 +128,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
     for (Surface s : list_)
       if (gap(s, t, y) < lost_depth)
         return Stop{RunStatus::model_stop, "penetrated",
-                    std::string("the ball sank through the ") + surface_name(s) +
+                    std::string("the ball sank through the ") + name_of(surface_names, s) +
                         " (an impact missed by a flight shorter than a step)"};
     return std::nullopt;
   }
@@ -242,15 +242,15 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
     const State projected = billiard_from_surface(m_, t_, on);
     for (Surface other : list_) {
       if (other != s && gap(other, t_, projected) <= 1e-9 * m_.ball.radius) {
-        fallback(std::string("two surfaces touched at once (") + surface_name(s) + ", " +
-                 surface_name(other) + ")");
+        fallback(std::string("two surfaces touched at once (") + name_of(surface_names, s) + ", " +
+                 name_of(surface_names, other) + ")");
         return;
       }
     }
     const BilliardContactChoice choice = billiard_contact_mode(m_, on, t_, zero_slip);
     if (!choice.in_contact) {
       if (choice.end == BilliardContactEnd::undetermined) {
-        fallback(std::string("contact undetermined on ") + surface_name(s) +
+        fallback(std::string("contact undetermined on ") + name_of(surface_names, s) +
                  " (radius of curvature <= b)");
       } else {
         ++out_.liftoff_at_once;
@@ -333,7 +333,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
       close_phase(choice.end);
       if (choice.end == BilliardContactEnd::undetermined) {
         in_contact_ = false;
-        fallback(std::string("contact undetermined on ") + surface_name(on_.surface));
+        fallback(std::string("contact undetermined on ") + name_of(surface_names, on_.surface));
       } else {
         leave_contact();
       }

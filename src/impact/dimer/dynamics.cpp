@@ -75,19 +75,6 @@ double dimer_kinetic_energy(const DimerParams& p, const State& y) {
   return 0.5 * p.mass() * (y[3] * y[3] + y[4] * y[4]) + 0.5 * p.inertia() * y[5] * y[5];
 }
 
-const char* tip_mode_name(TipMode m) {
-  switch (m) {
-    case TipMode::open:
-      return "open";
-    case TipMode::stick:
-      return "stick";
-    case TipMode::slip_positive:
-      return "slip+";
-    default:
-      return "slip-";
-  }
-}
-
 DimerForces dimer_forces(const DimerParams& p, double t, const State& y, const TipMode mode[2]) {
   DimerForces out{};
   double w[4][4];

@@ -334,19 +334,4 @@ DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions&
   return model.take();
 }
 
-const char* dimer_motion_name(DimerMotion m) {
-  switch (m) {
-    case DimerMotion::rest:
-      return "rest";
-    case DimerMotion::drift:
-      return "drift";
-    case DimerMotion::jump:
-      return "jump";
-    case DimerMotion::flutter:
-      return "flutter";
-    default:
-      return "mixed";
-  }
-}
-
 }  // namespace granular::dimer

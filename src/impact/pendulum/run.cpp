@@ -8,17 +8,6 @@
 
 namespace granular::pendulum {
 
-const char* contact_mode_name(ContactMode m) {
-  switch (m) {
-    case ContactMode::sliding:
-      return "sliding";
-    case ContactMode::rest:
-      return "rest";
-    default:
-      return "flight";
-  }
-}
-
 namespace {
 
 // A state below the floor by more than this in flight means a flight shorter than one step was

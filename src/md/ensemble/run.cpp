@@ -209,17 +209,6 @@ PlannedRun plan_run(const RunSchedule& schedule, double dt) {
   return plan;
 }
 
-const char* phase_name(RunPhase phase) {
-  switch (phase) {
-    case RunPhase::settle:
-      return "settle";
-    case RunPhase::transient:
-      return "transient";
-    default:
-      return "measure";
-  }
-}
-
 std::string status_name(std::uint32_t status) {
   if (status == status_ok) return "ok";
   std::string name;

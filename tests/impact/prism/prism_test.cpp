@@ -167,7 +167,7 @@ TEST(PrismLineImpact, KappaIndependentOfSlopeInARun) {
     o.driver.max_events = 20;
     const PrismRunResult r = run_prism(steel(30, slope), o);
     ASSERT_EQ(r.impacts.size(), 20u)
-        << run_status_name(r.status) << " " << r.reason << ": " << r.detail;
+        << name_of(run_status_names, r.status) << " " << r.reason << ": " << r.detail;
     for (const PrismImpactRecord& i : r.impacts) EXPECT_NEAR(i.kappa, kappa, 1e-10);
     // the runs differ in speed
     EXPECT_GT(std::fabs(r.impacts.back().omega_before / r.impacts.front().omega_before), 1.0);

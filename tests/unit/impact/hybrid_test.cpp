@@ -231,7 +231,7 @@ TEST(HybridDriver, AnIntegratorFailureEndsTheRunWithThatStatus) {
   State y(1);
   y << 0.0;
   const RunOutcome out = run_hybrid(model, 0.0, y, o);
-  EXPECT_EQ(out.status, RunStatus::integrator_failed) << run_status_name(out.status);
+  EXPECT_EQ(out.status, RunStatus::integrator_failed) << name_of(run_status_names, out.status);
   EXPECT_NE(out.detail.find("step size underflow"), std::string::npos) << out.detail;
   EXPECT_LT(out.t, 1.0);
 }
@@ -243,7 +243,7 @@ TEST(HybridDriver, StatusNamesAreDistinct) {
   for (RunStatus a : all) {
     for (RunStatus b : all) {
       if (a != b) {
-        EXPECT_STRNE(run_status_name(a), run_status_name(b));
+        EXPECT_STRNE(name_of(run_status_names, a), name_of(run_status_names, b));
       }
     }
   }

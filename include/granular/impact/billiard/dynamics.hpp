@@ -3,6 +3,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/billiard/dynamics.hpp is host-only"
 #endif
@@ -34,8 +35,13 @@ enum class BilliardContactEnd {
   run_end,
   undetermined
 };
-const char* billiard_mode_name(BilliardContactMode m);
-const char* billiard_end_name(BilliardContactEnd e);
+inline constexpr Named<BilliardContactMode> contact_mode_names[] = {
+    {BilliardContactMode::roll, "roll"}, {BilliardContactMode::slide, "slide"}};
+inline constexpr Named<BilliardContactEnd> contact_end_names[] = {
+    {BilliardContactEnd::slip, "slip"},       {BilliardContactEnd::stick, "stick"},
+    {BilliardContactEnd::reverse, "reverse"}, {BilliardContactEnd::liftoff, "liftoff"},
+    {BilliardContactEnd::corner, "corner"},   {BilliardContactEnd::impact, "impact"},
+    {BilliardContactEnd::run_end, "run_end"}, {BilliardContactEnd::undetermined, "undetermined"}};
 
 // The ball on a surface, in the surface's coordinates.
 struct BilliardOnSurface {

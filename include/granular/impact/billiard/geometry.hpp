@@ -4,6 +4,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/billiard/geometry.hpp is host-only"
 #endif
@@ -17,7 +18,10 @@ namespace granular::billiard {
 // The surfaces that can be hit, each with its own gap event (two for the wedge, so that a
 // hit on one branch never hides an immediate hit on the other).
 enum class Surface { floor, wedge_left, wedge_right, ceiling };
-const char* surface_name(Surface s);
+inline constexpr Named<Surface> surface_names[] = {{Surface::floor, "floor"},
+                                                   {Surface::wedge_left, "left"},
+                                                   {Surface::wedge_right, "right"},
+                                                   {Surface::ceiling, "ceiling"}};
 std::vector<Surface> surfaces(const BilliardBoundary& b);
 
 // Boundary height f(ξ) and slope f'(ξ) of the floor curve (the wedge's is |ξ|-shaped).

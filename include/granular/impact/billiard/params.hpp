@@ -17,6 +17,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/billiard/params.hpp is host-only"
 #endif
@@ -30,9 +31,14 @@ namespace granular::billiard {
 using impact::Direction, impact::DriverContext, impact::DriverOptions, impact::Event,
     impact::EventFunction, impact::EventHit, impact::EventIntegrator, impact::HybridModel,
     impact::Phase, impact::Rhs, impact::RunOutcome, impact::RunStatus, impact::Scheme,
-    impact::State, impact::Stop, impact::run_hybrid, impact::run_status_name;
+    impact::State, impact::Stop, impact::run_hybrid, impact::run_status_names;
 
 enum class BoundaryShape { parabola, wedge, hyperbola, flat };
+inline constexpr Named<BoundaryShape> boundary_shape_names[] = {
+    {BoundaryShape::parabola, "parabola"},
+    {BoundaryShape::wedge, "wedge"},
+    {BoundaryShape::hyperbola, "hyperbola"},
+    {BoundaryShape::flat, "flat"}};
 
 // The container in its own frame (ξ = q1 − Δq1, η = q2), spec §1 (all lengths SI).
 struct BilliardBoundary {
@@ -66,6 +72,8 @@ struct BilliardDrag {
 };
 
 enum class ImpactLaw { kane_levinson, gorski_srokowski };
+inline constexpr Named<ImpactLaw> impact_law_names[] = {
+    {ImpactLaw::kane_levinson, "kane_levinson"}, {ImpactLaw::gorski_srokowski, "gorski_srokowski"}};
 
 struct BilliardImpactLaw {
   ImpactLaw law = ImpactLaw::kane_levinson;

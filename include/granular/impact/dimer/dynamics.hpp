@@ -3,6 +3,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/dimer/dynamics.hpp is host-only"
 #endif
@@ -43,7 +44,10 @@ double dimer_kinetic_energy(const DimerParams& p, const State& y);
 
 // Contact state of a tip during a smooth phase.
 enum class TipMode { open, stick, slip_positive, slip_negative };
-const char* tip_mode_name(TipMode m);
+inline constexpr Named<TipMode> tip_mode_names[] = {{TipMode::open, "open"},
+                                                    {TipMode::stick, "stick"},
+                                                    {TipMode::slip_positive, "slip+"},
+                                                    {TipMode::slip_negative, "slip-"}};
 
 // Contact forces and accelerations for a fixed set of tip modes (spec §2.4). Stick rows keep
 // v̇_t = 0; slip rows carry F_t = −μ_c F_n sgn; closed rows keep d̈ = 0. A flat dimer with both

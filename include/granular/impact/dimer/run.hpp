@@ -3,6 +3,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/dimer/run.hpp is host-only"
 #endif
@@ -33,7 +34,11 @@ struct DimerSample {
 };
 
 enum class DimerMotion { rest, drift, jump, flutter, mixed };
-const char* dimer_motion_name(DimerMotion m);
+inline constexpr Named<DimerMotion> motion_names[] = {{DimerMotion::rest, "rest"},
+                                                      {DimerMotion::drift, "drift"},
+                                                      {DimerMotion::jump, "jump"},
+                                                      {DimerMotion::flutter, "flutter"},
+                                                      {DimerMotion::mixed, "mixed"}};
 
 // How it ended (hybrid.hpp): completed at t_end; event_limit (max_events); model_stop with
 // reason impact_not_converged (Darboux–Keller within impulse_steps) or singular_contact (no

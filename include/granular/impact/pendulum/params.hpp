@@ -25,7 +25,7 @@ namespace granular::pendulum {
 // The impact driver's names (impact/hybrid.hpp, impact/event.hpp) this model uses unqualified.
 using impact::DriverContext, impact::DriverOptions, impact::HybridModel, impact::Phase,
     impact::RunOutcome, impact::RunStatus, impact::Scheme, impact::State, impact::Stop,
-    impact::run_hybrid, impact::run_status_name;
+    impact::run_hybrid, impact::run_status_names;
 
 // The model, constant during a run (spec §1, §4).
 struct PendulumParams {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/pendulum/run.hpp is host-only"
 #endif
@@ -18,7 +19,9 @@ namespace granular::pendulum {
 
 // How the run treats the contact at a given moment.
 enum class ContactMode { flight, sliding, rest };
-const char* contact_mode_name(ContactMode m);
+inline constexpr Named<ContactMode> contact_mode_names[] = {{ContactMode::flight, "flight"},
+                                                            {ContactMode::sliding, "sliding"},
+                                                            {ContactMode::rest, "rest"}};
 
 struct PendulumRunOptions {
   // the driver's settings (hybrid.hpp): t_end, rows every sample_interval, the event budget

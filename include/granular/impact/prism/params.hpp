@@ -14,6 +14,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/prism/params.hpp is host-only"
 #endif
@@ -26,7 +27,7 @@ namespace granular::prism {
 using impact::Direction, impact::DriverContext, impact::DriverOptions, impact::Event,
     impact::EventHit, impact::EventIntegrator, impact::HybridModel, impact::OdeOptions,
     impact::Phase, impact::RunOutcome, impact::RunStatus, impact::Scheme, impact::State,
-    impact::Stop, impact::run_hybrid, impact::run_status_name;
+    impact::Stop, impact::run_hybrid, impact::run_status_names;
 
 // The closed-form geometry and mass properties of §1 (per unit mass).
 struct PrismGeometry {
@@ -45,6 +46,8 @@ struct PrismGeometry {
 PrismGeometry prism_geometry(int n_sides, double circumradius, double length);
 
 enum class PrismImpactModel { line, point };
+inline constexpr Named<PrismImpactModel> impact_model_names[] = {
+    {PrismImpactModel::line, "line"}, {PrismImpactModel::point, "point"}};
 
 // The model: constant during a run.
 struct PrismParams {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "granular/hd.hpp"
+#include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/wedge/params.hpp is host-only"
 #endif
@@ -27,7 +28,7 @@ namespace granular::wedge {
 // The impact driver's names (impact/hybrid.hpp, impact/event.hpp) this model uses unqualified.
 using impact::DriverContext, impact::DriverOptions, impact::HybridModel, impact::Phase,
     impact::RunOutcome, impact::RunStatus, impact::State, impact::Stop, impact::run_hybrid,
-    impact::run_status_name;
+    impact::run_status_names;
 
 // How e_t, the tangential restitution, follows from the contact law.
 enum class TangentialLaw {
@@ -35,6 +36,10 @@ enum class TangentialLaw {
   large_kappa,  // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
   none          // e_t = 1: frictionless walls
 };
+inline constexpr Named<TangentialLaw> tangential_law_names[] = {
+    {TangentialLaw::contact_law, "contact_law"},
+    {TangentialLaw::large_kappa, "large_kappa"},
+    {TangentialLaw::none, "none"}};
 
 struct WedgeParams {
   double aperture = 2.0943951023931957;  // θ_W, the angle between the walls [rad] (0, π)

@@ -13,6 +13,7 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/impulse/restitution_table.hpp"
+#include "granular/names.hpp"
 
 namespace granular::md::ed {
 
@@ -21,6 +22,8 @@ enum class TangentialRule {
   contact_law,  // e_t(|u_t/u_n|) of the elastic-skin law, from single collisions
   large_kappa   // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
 };
+inline constexpr Named<TangentialRule> tangential_rule_names[] = {
+    {TangentialRule::contact_law, "contact_law"}, {TangentialRule::large_kappa, "large_kappa"}};
 
 // Restitution of one contact type at one effective mass.
 struct Restitution {

@@ -30,13 +30,16 @@
 #include "granular/md/observables.hpp"
 #include "granular/md/run_control.hpp"
 #include "granular/md/state.hpp"
+#include "granular/names.hpp"
 
 namespace granular::md {
 
 enum class RunPhase { settle, transient, measure };
 
 // "settle", "transient" or "measure".
-const char* phase_name(RunPhase phase);
+inline constexpr Named<RunPhase> run_phase_names[] = {{RunPhase::settle, "settle"},
+                                                      {RunPhase::transient, "transient"},
+                                                      {RunPhase::measure, "measure"}};
 
 // Names of the StatusFlag bits set in `status` joined by ',' ("neighbor_overflow",
 // "contact_overflow", "non_finite", "outside_box", "too_fast", and the event-driven method's
