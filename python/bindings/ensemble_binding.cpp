@@ -61,10 +61,11 @@ class Ensemble {
       rotation_.assign(m.n_disks(), md::RotationStats{});
     } else {
       // the drive as it was (set_gamma), then the state, which must be of this case
-      const std::string saved = io::read_checkpoint_header(checkpoint).fingerprint;
-      const std::vector<double> gammas = saved_drive(saved, checkpoint);
-      for (int q = 0; q < m.n_packings() && !gammas.empty(); ++q) drive(q, gammas[q]);
-      io::EnsembleCheckpoint k = io::read_checkpoint(checkpoint, m, checkpoint_fingerprint());
+      const io::CheckpointHeader saved = io::read_checkpoint_header(checkpoint);
+      if (saved.fingerprint == fingerprint_ &&
+          saved.gammas.size() == static_cast<std::size_t>(m.n_packings()))
+        for (int q = 0; q < m.n_packings(); ++q) drive(q, saved.gammas[q]);
+      io::EnsembleCheckpoint k = io::read_checkpoint(checkpoint, m, fingerprint_);
       // the state as it was, primed already: advance continues it as it is
       s_ = std::move(k.point.state);
       rotation_ = std::move(k.point.rotation);
@@ -209,8 +210,9 @@ class Ensemble {
   // Ensemble(case, checkpoint=path) continues from it, with the Γ set_gamma gave.
   void checkpoint(const std::string& path) const {
     io::CheckpointHeader header;
-    header.fingerprint = checkpoint_fingerprint();
+    header.fingerprint = fingerprint_;
     header.backend = backend_->name();
+    header.gammas = gammas();  // the drive as set_gamma left it
     // the fingerprint names granular.Ensemble: `granular run --resume` refuses the file
     header.position.phase = 0;
     header.position.steps_done = s_.step;
@@ -255,33 +257,6 @@ class Ensemble {
     pp.gamma = gamma;
     pp.drive_amplitude = md::drive_amplitude(gamma, pp.gravity, pp.drive_omega);
   }
-
-  // A checkpoint's fingerprint: the case's, then the Γ of every packing (17 digits: exact),
-  // since set_gamma may have changed them since the case was loaded.
-  std::string checkpoint_fingerprint() const {
-    return fingerprint_ + "\n" + drive_label + nlohmann::json(gammas()).dump();
-  }
-
-  // The Γ of every packing recorded in a checkpoint's fingerprint `saved`, when the rest of it
-  // is this case's; empty otherwise (read_checkpoint then refuses the file as another case's).
-  std::vector<double> saved_drive(const std::string& saved, const std::string& path) const {
-    const std::string head = fingerprint_ + "\n" + drive_label;
-    if (saved.compare(0, head.size(), head) != 0) return {};
-    const nlohmann::json g = nlohmann::json::parse(saved.substr(head.size()), nullptr, false);
-    std::vector<double> gammas;
-    if (g.is_array() && static_cast<int>(g.size()) == c_.model.n_packings()) {
-      for (const nlohmann::json& x : g) {
-        if (!x.is_number() || !(x.get<double>() >= 0.0) || !std::isfinite(x.get<double>())) break;
-        gammas.push_back(x.get<double>());
-      }
-    }
-    if (static_cast<int>(gammas.size()) != c_.model.n_packings())
-      throw std::runtime_error(path + ": its drive is not a Γ >= 0 for each of the " +
-                               std::to_string(c_.model.n_packings()) + " packings");
-    return gammas;
-  }
-
-  static constexpr const char* drive_label = "drive gamma ";
 
   md::EnsembleCase c_;
   std::unique_ptr<md::Backend> backend_;

@@ -11,6 +11,7 @@
 #include "granular/io/checksum.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/file_record.hpp"
+#include "granular/io/json_reader.hpp"
 
 namespace granular::io {
 namespace {
@@ -23,43 +24,7 @@ using md::RotationStats;
 using md::RunPosition;
 
 constexpr char magic[8] = {'G', 'R', 'A', 'N', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t version = 5;
-
-// Every array of the state with its name, in file order. One list for writing and reading, so
-// the two cannot drift apart.
-template <class State, class F>
-void for_each_array(State& s, F&& f) {
-  f("x", s.x);
-  f("y", s.y);
-  f("theta", s.theta);
-  f("vx", s.vx);
-  f("vy", s.vy);
-  f("omega", s.omega);
-  f("ax", s.ax);
-  f("ay", s.ay);
-  f("alpha", s.alpha);
-  f("gear_high", s.gear_high);
-  f("fx", s.fx);
-  f("fy", s.fy);
-  f("torque", s.torque);
-  f("neighbors", s.neighbors);
-  f("neighbor_count", s.neighbor_count);
-  f("neighbor_upper", s.neighbor_upper);
-  f("x_ref", s.x_ref);
-  f("y_ref", s.y_ref);
-  f("cell_offset", s.cell_offset);
-  f("cell_start", s.cell_start);
-  f("cell_disks", s.cell_disks);
-  f("grids", s.grids);
-  f("contacts", s.contacts);
-  f("walls", s.walls);
-  f("body_motion", s.body_motion);
-  f("body_walls", s.body_walls);
-  f("slots_used", s.slots_used);
-  f("contact_mask", s.contact_mask);
-  f("status", s.status);
-  f("rebuild_count", s.rebuild_count);
-}
+constexpr std::uint32_t version = 6;
 
 // The element sizes a file must agree on: a build with another layout reads garbage otherwise.
 constexpr std::uint32_t layout[] = {sizeof(double), sizeof(ContactSlot), sizeof(CellGrid),
@@ -153,6 +118,13 @@ class Reader {
     if (n > bytes_.size()) fail("truncated checkpoint (the file ends early)");
     return std::string(take(n), n);
   }
+  std::vector<double> numbers() {
+    const auto n = value<std::uint64_t>();
+    if (n > bytes_.size() / sizeof(double)) fail("truncated checkpoint (the file ends early)");
+    std::vector<double> v(n);
+    for (double& x : v) x = value<double>();
+    return v;
+  }
   std::vector<StreamSize> streams() {
     const auto n = value<std::uint64_t>();
     // each entry takes at least a length, a size and a checksum
@@ -217,6 +189,10 @@ CheckpointHeader read_header(Reader& in) {
   for (const double v : {p.particle_steps, p.advance_time_s, p.wall_time_s})
     if (!(v >= 0.0 && std::isfinite(v)))
       in.fail("damaged checkpoint (particle-steps or times of the run are not numbers >= 0)");
+  h.gammas = in.numbers();
+  for (const double gamma : h.gammas)
+    if (!(gamma >= 0.0 && std::isfinite(gamma)))
+      in.fail("damaged checkpoint (its drive is not a finite Γ >= 0 for every packing)");
   return h;
 }
 
@@ -224,12 +200,6 @@ CheckpointHeader read_header(Reader& in) {
 
 void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader& header,
                       const EnsembleState& s, const std::vector<RotationStats>& rotation) {
-  // an array added to the state but not to for_each_array would be lost on resume
-  std::size_t array_bytes = 0;
-  for_each_array(s, [&](const char*, const auto& v) { array_bytes += v.size() * sizeof(v[0]); });
-  if (array_bytes != md::state_bytes(s)) {
-    throw std::logic_error("write_checkpoint: for_each_array misses an array of EnsembleState");
-  }
   io::write_file_atomic(path, [&](io::OutputFile& file) {
     Writer out(file);
     out.raw(magic, sizeof magic);
@@ -250,11 +220,12 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
     out.value(p.particle_steps);
     out.value(p.advance_time_s);
     out.value(p.wall_time_s);
+    out.array(header.gammas);
 
     // the state, then the rotation accumulators
     out.value(s.step);
     out.value(s.t0);
-    for_each_array(s, [&](const char*, const auto& v) { out.array(v); });
+    md::for_each_state_array(s, s, [&](const auto& v, const auto&, const char*) { out.array(v); });
     out.array(rotation);
     out.raw(magic, sizeof magic);
     out.checksum();
@@ -272,7 +243,6 @@ EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const Ense
   EnsembleCheckpoint c;
   c.header = read_header(in);
   if (c.header.fingerprint != fingerprint) in.fail("made by a different case");
-
   // arrays sized as the model needs them, then filled from the file
   const std::vector<double> zeros(m.n_disks(), 0.0);
   md::EnsembleState& state = c.point.state;
@@ -280,12 +250,23 @@ EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const Ense
   state = md::make_state(m, zeros, zeros, 0.0);
   state.step = in.value<std::int64_t>();
   state.t0 = in.value<double>();
-  for_each_array(state, [&](const char* name, auto& v) { in.array(name, v); });
+  md::for_each_state_array(state, state,
+                           [&](auto& v, const auto&, const char* name) { in.array(name, v); });
   rotation.resize(m.n_disks());
   in.array("rotation", rotation);
   if (std::memcmp(in.take(sizeof magic), magic, sizeof magic) != 0 || !in.at_end()) {
     in.fail("damaged checkpoint (bad end marker)");
   }
+  // the drive it ran with is the model's (Python's Ensemble applies a checkpoint's first)
+  if (c.header.gammas.size() != static_cast<std::size_t>(m.n_packings()))
+    in.fail("its drive has " + std::to_string(c.header.gammas.size()) + " packings, the case " +
+            std::to_string(m.n_packings()) + " (made by a different case)");
+  for (int p = 0; p < m.n_packings(); ++p)
+    if (c.header.gammas[p] != m.packings[p].gamma)
+      in.fail("packing " + std::to_string(p) +
+              " ran with Γ = " + io::format_number(c.header.gammas[p]) + ", the case has " +
+              io::format_number(m.packings[p].gamma) + " (made by a different case)");
+
   if (state.step != c.header.position.steps_done) {
     in.fail("damaged checkpoint (state step and run position disagree)");
   }

@@ -4,15 +4,14 @@
 // persistent contact instead of sinking through the floor; a missing pendulum key is a CaseError
 // in every build; work beyond the limits is refused.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
+
+#include "../support/cli_scratch.hpp"
 
 namespace {
 
@@ -24,40 +23,25 @@ struct Result {
   double seconds;
 };
 
-class ImpactHostile : public testing::Test {
+class ImpactHostile : public granular::test::CliScratch {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() / ("granular_impact_hostile_" + std::to_string(::getpid()) + "_" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  ImpactHostile() : CliScratch("impact_hostile") {}
 
-  // `granular <command> cases/<name>.json <args>` in the scratch folder.
+  // `granular <command> cases/<name>.json <args>` in the scratch folder, timed.
   Result granular(const std::string& command, const std::string& name,
                   const std::string& args) const {
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = "cd '" + dir_.string() + "' && '" + GRANULAR_CLI + "' " + command +
-                            " '" + GRANULAR_SOURCE_DIR + "/cases/" + name + ".json' " + args +
-                            " >/dev/null 2>'" + err.string() + "'";
     const auto start = std::chrono::steady_clock::now();
-    const int status = std::system(cmd.c_str());
+    const ::granular::test::CliResult r = CliScratch::granular(
+        command + " '" + GRANULAR_SOURCE_DIR + "/cases/" + name + ".json' " + args);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::ifstream in(err);
-    std::stringstream text;
-    text << in.rdbuf();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str(), seconds};
+    return {r.code, r.err, seconds};
   }
 
   nlohmann::json summary(const std::string& out) const {
     std::ifstream in(dir_ / out / "summary.json");
     return nlohmann::json::parse(in);
   }
-
-  fs::path dir_;
 };
 
 // Class 2: the billiard's resting-height search never ended for these boundaries.

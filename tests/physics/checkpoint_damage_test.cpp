@@ -76,7 +76,9 @@ class CheckpointDamage : public testing::Test {
     stop.stop = [&] { return ++taken >= 15; };
     stop.on_checkpoint = [&](const RunPosition& pos, const EnsembleState& s,
                              const std::vector<RotationStats>& rotation) {
-      write_checkpoint(path_, {"small", backend->name(), {}, pos}, s, rotation);
+      std::vector<double> drive;
+      for (const md::PackingParams& p : case_.model.packings) drive.push_back(p.gamma);
+      write_checkpoint(path_, {"small", backend->name(), {}, pos, drive}, s, rotation);
     };
     ASSERT_FALSE(run_ensemble(case_, *backend, {}, stop).complete);
     intact_ = slurp(path_);

@@ -93,6 +93,13 @@ struct Trace {
   }
 };
 
+// The drive a checkpoint of `c` records: Γ of every packing.
+std::vector<double> drive(const EnsembleCase& c) {
+  std::vector<double> gammas;
+  for (const md::PackingParams& p : c.model.packings) gammas.push_back(p.gamma);
+  return gammas;
+}
+
 // Runs `c` up to `chunks` chunks and writes the checkpoint it stops at to `path`.
 void run_until(const EnsembleCase& c, int chunks, const fs::path& path,
                const std::string& fingerprint, Trace* trace = nullptr) {
@@ -104,7 +111,7 @@ void run_until(const EnsembleCase& c, int chunks, const fs::path& path,
   options.stop = [&] { return ++taken >= chunks; };
   options.on_checkpoint = [&](const RunPosition& pos, const EnsembleState& s,
                               const std::vector<RotationStats>& rotation) {
-    write_checkpoint(path, {fingerprint, backend->name(), {}, pos}, s, rotation);
+    write_checkpoint(path, {fingerprint, backend->name(), {}, pos, drive(c)}, s, rotation);
   };
   Trace local;
   const EnsembleResult r = run_ensemble(c, *backend, (trace ? trace : &local)->observer(), options);
@@ -174,7 +181,7 @@ TEST(Checkpoint, ResumedFromInsideAChunkIsBitwiseIdentical) {
     stop.stop = [&] { return ++taken >= slices; };
     stop.on_checkpoint = [&](const RunPosition& pos, const EnsembleState& s,
                              const std::vector<RotationStats>& rotation) {
-      write_checkpoint(path, {"tiny", backend->name(), {}, pos}, s, rotation);
+      write_checkpoint(path, {"tiny", backend->name(), {}, pos, drive(c)}, s, rotation);
     };
     const EnsembleResult first = run_ensemble(c, *backend, resumed.observer(), stop);
     ASSERT_FALSE(first.complete);
@@ -324,6 +331,20 @@ TEST(Checkpoint, RejectsCheckpointOfAnotherCase) {
   EnsembleRunOptions options;
   options.resume = &cp.point;
   EXPECT_THROW(run_ensemble(longer, *backend, {}, options), std::invalid_argument);
+
+  // the same fingerprint and sizes, another drive (the case's Γ of packing 1 changed): refused,
+  // naming the packing and both Γ
+  io::CheckpointHeader header = cp.header;
+  header.gammas[1] += 0.5;
+  write_checkpoint(path, header, cp.point.state, cp.point.rotation);
+  try {
+    read_checkpoint(path, c.model, "case A");
+    FAIL() << "accepted a checkpoint of another drive";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string() + ": packing 1 ran with Γ = "),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Checkpoint, RejectsTruncatedOrForeignFiles) {

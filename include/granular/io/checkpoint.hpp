@@ -3,13 +3,15 @@
 // one bitwise. md::run_ensemble hands out the pieces after a slice; its caller writes them with
 // write_checkpoint and reads them back with read_checkpoint.
 //
-// File format (host byte order, version 5), written atomically (temporary file, fsync, rename):
+// File format (host byte order, version 6), written atomically (temporary file, fsync, rename):
 //   magic "GRANCKPT", u32 version, u32 sizes of double, ContactSlot, CellGrid and RotationStats
 //   string case fingerprint, string backend name, u64 count of streamed files, then per file
 //   its name (string), its size (u64) and the checksum of those bytes (u64)
 //   RunPosition: i32 phase, i64 phase_steps_left, i64 steps_done, f64 particle_steps,
 //                f64 advance_time_s, f64 wall_time_s
-//   i64 state.step, f64 state.t0, then every array of EnsembleState as u64 count + raw bytes
+//   the drive: u64 count + f64 Γ of every packing
+//   i64 state.step, f64 state.t0, then every array of EnsembleState (md::for_each_state_array's
+//   order) as u64 count + raw bytes
 //   u64 count + raw bytes of the RotationStats, then the magic again as an end marker
 //   u64 checksum (io/checksum.hpp) of every byte before it
 // (a string is a u64 length + bytes). Reading checks the checksum, every size, the run position
@@ -54,6 +56,9 @@ struct CheckpointHeader {
   std::string backend;              // Backend::name() of the run that wrote it
   std::vector<StreamSize> streams;  // the caller's streamed files, by name
   md::RunPosition position;
+  // the drive when it was written: Γ of every packing (Python's set_gamma may have changed
+  // the case's); each finite and >= 0
+  std::vector<double> gammas;
 };
 
 struct EnsembleCheckpoint {

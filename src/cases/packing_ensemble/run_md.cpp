@@ -123,7 +123,8 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
   // checkpoints: the streams are flushed first, so the sizes recorded cover every row written
   options.on_checkpoint = [&](const md::RunPosition& position, const md::EnsembleState& s,
                               const std::vector<md::RotationStats>& rotation) {
-    io::CheckpointHeader header{fingerprint, backend->name(), {}, position};
+    io::CheckpointHeader header{fingerprint, backend->name(), {}, position, {}};
+    for (const md::PackingParams& pp : run_case.model.packings) header.gammas.push_back(pp.gamma);
     streams.record(header);
     io::write_checkpoint(checkpoint, header, s, rotation);
   };
