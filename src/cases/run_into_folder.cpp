@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/progress_output.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/json_reader.hpp"
@@ -16,12 +16,7 @@ namespace granular::cases {
 
 namespace fs = std::filesystem;
 
-FolderRunEnd run_into_folder(const LoadedCase& lc, const FolderRun& r) {
-  // everything is checked before anything is created
-  std::error_code ec;
-  if (fs::exists(r.out, ec) && !fs::is_directory(r.out, ec))
-    throw io::CaseError("", r.out_option + " " + io::excerpt(r.out.string()),
-                        "exists and is not a directory");
+RunContext folder_context(const LoadedCase& lc, const FolderRun& r) {
   RunContext ctx;
   ctx.out_dir = r.out;
   ctx.case_echo = lc.echo;
@@ -31,24 +26,57 @@ FolderRunEnd run_into_folder(const LoadedCase& lc, const FolderRun& r) {
   ctx.packings = r.packings;
   ctx.checkpoint_interval = r.checkpoint_interval;
   ctx.report = r.report;
+  ctx.progress = r.progress;
   ctx.on_progress = r.on_progress;
-  lc.spec->check_run(ctx);
-  // a folder that holds another run's files, or cannot take the outputs, is found now, not
-  // after hours of computing
-  check_run_folder(r.out, lc.echo, r.packings, r.resume, r.force);
+  // a run that can stop stops within a slice with a checkpoint, so days of work survive
+  if (lc.spec->stoppable()) ctx.stop = r.stop;
+  return ctx;
+}
+
+void check_folder(const LoadedCase& lc, const FolderRun& r) {
+  std::error_code ec;
+  if (fs::exists(r.out, ec) && !fs::is_directory(r.out, ec))
+    throw io::CaseError("", r.out_option + " " + io::excerpt(r.out.string()),
+                        "exists and is not a directory");
+  lc.spec->check_run(folder_context(lc, r));
+  // a folder that holds another run's files is found now, not after hours of computing
+  check_output_folder(r.out, lc.echo, r.packings, r.resume, r.force);
+}
+
+void prepare_folder(const FolderRun& r) {
   if (r.force) {
     const std::vector<std::string> kept = clear_output_folder(r.out);
     if (!kept.empty() && r.on_kept) r.on_kept(kept);
   }
+  io::check_writable_folder(r.out);
+}
+
+std::string failed_run_message(const FolderRun& r, const std::string& what,
+                               const std::string& remedy) {
+  std::error_code ec;
+  const fs::path checkpoint = checkpoint_path(r.out);
+  return what + (fs::exists(checkpoint, ec)
+                     ? "; the last checkpoint is " + checkpoint.string() + ": " + remedy
+                     : "");
+}
+
+FolderRunEnd run_into_folder(const LoadedCase& lc, const FolderRun& r) {
+  // everything is checked before anything is created, a folder that cannot take the outputs too
+  check_folder(lc, r);
+  try {
+    io::check_writable_folder(r.out);
+  } catch (const io::FileError& e) {
+    throw io::CaseError("", "", e.what());
+  }
+  prepare_folder(r);
 
   // the progress to the caller and to run.log, which a resumed run continues
   RunLog log(r.out, r.resume);
   ProgressOutput progress_buffer(r.progress, r.terminal, &log.stream());
   std::ostream progress(&progress_buffer);
+  RunContext ctx = folder_context(lc, r);
   ctx.progress = &progress;
   for (const std::string& n : lc.notes) progress << "note: " << n << "\n";
-  // a run that can stop stops within a slice with a checkpoint, so days of work survive
-  if (lc.spec->stoppable()) ctx.stop = r.stop;
 
   const auto finish = [&](const std::string& how) {
     progress << std::flush;
@@ -59,13 +87,9 @@ FolderRunEnd run_into_folder(const LoadedCase& lc, const FolderRun& r) {
     end.end = lc.spec->run(ctx);
   } catch (const io::FileError& failed) {
     // a full or vanished disk: what was checkpointed before is still there to resume
-    const fs::path checkpoint = checkpoint_path(r.out);
     finish(std::string("failed (") + failed.what() + ")");
-    throw std::runtime_error(std::string(failed.what()) +
-                             (fs::exists(checkpoint, ec) ? "; the last checkpoint is " +
-                                                               checkpoint.string() +
-                                                               ": make room, then " + r.resume_hint
-                                                         : ""));
+    throw std::runtime_error(
+        failed_run_message(r, failed.what(), "make room, then " + r.resume_hint));
   } catch (const std::exception& failed) {
     finish(std::string("failed (") + failed.what() + ")");
     throw;

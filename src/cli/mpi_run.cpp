@@ -20,9 +20,10 @@
 #include <thread>
 #include <vector>
 
-#include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/progress_output.hpp"
+#include "granular/cases/run_into_folder.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/provenance.hpp"
 
@@ -418,23 +419,25 @@ int run_ranks(const Options& o, const Ranks& m) {
   for (const Shard& s : plan.shards)
     if (s.owner == m.rank) mine.push_back(s);
 
+  // each shard's folder runs through the steps of the one run sequence
+  // (cases/run_into_folder.hpp), the ranks agreeing after each step
+  std::ostream nowhere(nullptr);
+  const auto shard_run = [&](const Shard& s) {
+    cases::FolderRun r;
+    r.out = rank_folder(out, s.index);
+    r.backend = o.backend;
+    r.threads = o.threads;
+    r.resume = o.resume;
+    r.force = o.force;
+    r.packings = s.packings;
+    r.checkpoint_interval = o.checkpoint_interval;
+    r.report = &nowhere;
+    r.on_kept = [dir = r.out](const std::vector<std::string>& kept) { note_kept(dir, kept); };
+    r.resume_hint = "repeat the command with --resume";
+    return r;
+  };
   // every rank checks its part before anything is written: rank 0 the output folder, each
   // rank its shards' folders (on resume: their checkpoints, or their finished outputs)
-  std::ostream nowhere(nullptr);
-  cases::RunContext ctx;
-  ctx.case_echo = echo;
-  ctx.backend = o.backend;
-  ctx.threads = o.threads;
-  ctx.resume = o.resume;
-  ctx.checkpoint_interval = o.checkpoint_interval;
-  ctx.report = &nowhere;
-  ctx.progress = m.rank == 0 ? &std::cerr : &nowhere;
-  const auto shard_context = [&](const Shard& s) {
-    cases::RunContext c = ctx;
-    c.out_dir = rank_folder(out, s.index);
-    c.packings = s.packings;
-    return c;
-  };
   std::vector<bool> finished;  // resuming a shard that finished before the interrupt
   try {
     std::error_code ec;
@@ -442,11 +445,9 @@ int run_ranks(const Options& o, const Ranks& m) {
       throw CaseError("", "--out " + io::excerpt(out.string()), "exists and is not a directory");
     if (m.rank == 0) cases::check_output_folder(out, echo, std::nullopt, o.resume, o.force);
     for (const Shard& s : mine) {
-      const cases::RunContext c = shard_context(s);
-      finished.push_back(o.resume && cases::holds_finished_run(c.out_dir, echo, s.packings));
-      if (finished.back()) continue;
-      lc.spec->check_run(c);
-      cases::check_output_folder(c.out_dir, echo, s.packings, o.resume, o.force);
+      finished.push_back(o.resume &&
+                         cases::holds_finished_run(rank_folder(out, s.index), echo, s.packings));
+      if (!finished.back()) cases::check_folder(lc, shard_run(s));
     }
   } catch (const CaseError& e) {
     error = e.what();
@@ -462,10 +463,7 @@ int run_ranks(const Options& o, const Ranks& m) {
   MPI_Barrier(MPI_COMM_WORLD);
   try {
     if (m.rank == 0) io::check_writable_folder(out);
-    for (const Shard& s : mine) {
-      if (o.force) force_clear(rank_folder(out, s.index));
-      io::check_writable_folder(rank_folder(out, s.index));
-    }
+    for (const Shard& s : mine) cases::prepare_folder(shard_run(s));
   } catch (const io::FileError& e) {
     error = e.what();
   }
@@ -476,7 +474,6 @@ int run_ranks(const Options& o, const Ranks& m) {
   cases::ProgressOutput progress_buffer(m.rank == 0 && !o.quiet ? &std::cerr : nullptr,
                                         isatty(2) == 1, log ? &log->stream() : nullptr);
   std::ostream progress(&progress_buffer);
-  if (m.rank == 0) ctx.progress = &progress;
   if (m.rank == 0)
     for (const std::string& n : notes) progress << "note: " << n << "\n";
 
@@ -486,20 +483,18 @@ int run_ranks(const Options& o, const Ranks& m) {
   // mpirun passes SIGUSR1 on to every rank at once; its SIGINT and SIGTERM come a second late,
   // as SIGTERM, and a second before SIGKILL (docs/mpi.md)
   catch_stop_signals({SIGINT, SIGTERM, SIGUSR1});
-  ctx.stop = [&] { return relay.poll(stop_requested()); };
   int outcome = kComplete;
   for (std::size_t i = 0; i < mine.size() && outcome == kComplete; ++i) {
     if (finished[i]) continue;
-    const cases::RunContext c = shard_context(mine[i]);
+    cases::FolderRun r = shard_run(mine[i]);
+    r.progress = m.rank == 0 ? &progress : &nowhere;
+    r.stop = [&] { return relay.poll(stop_requested()); };
     try {
-      if (lc.spec->run(c) == cases::RunEnd::interrupted) outcome = kInterrupted;
+      if (lc.spec->run(cases::folder_context(lc, r)) == cases::RunEnd::interrupted)
+        outcome = kInterrupted;
     } catch (const std::exception& e) {
-      std::error_code ec;
-      std::cerr << "granular: run failed on rank " << m.rank << ": " << io::one_line(e.what())
-                << (fs::exists(cases::checkpoint_path(c.out_dir), ec)
-                        ? "; its last checkpoint is " + cases::checkpoint_path(c.out_dir).string()
-                        : "")
-                << "\n";
+      std::cerr << "granular: run failed on rank " << m.rank << ": "
+                << io::one_line(cases::failed_run_message(r, e.what(), r.resume_hint)) << "\n";
       relay.poll(true);
       outcome = kFailed;
     }

@@ -51,6 +51,21 @@ struct FolderRunEnd {
   std::string message;
 };
 
+// The steps of the sequence, for a run of several folders whose owners must agree between
+// them (over MPI, each rank runs its shards' folders and the ranks agree after each step):
+// the run's context as r asks it (progress and stop as r gives them);
+RunContext folder_context(const LoadedCase& lc, const FolderRun& r);
+// everything checked before anything is created: r.out is a folder or absent, the model has
+// what the run needs (Case::check_run), r.out holds no other run's files (io::CaseError);
+void check_folder(const LoadedCase& lc, const FolderRun& r);
+// --force's clearing (r.on_kept hears what it kept), then r.out made and found writable
+// (io::FileError);
+void prepare_folder(const FolderRun& r);
+// and what a run that failed in r.out with `what` says: where its last checkpoint is, if one
+// was written, and `remedy`, how to continue from it.
+std::string failed_run_message(const FolderRun& r, const std::string& what,
+                               const std::string& remedy);
+
 // Runs lc into r.out. Throws io::CaseError before anything is created (a folder that is a
 // file, a backend or checkpoint the model lacks, another run's files); a run that fails writes
 // "failed (why)" into run.log and rethrows, a full or vanished disk (io::FileError) as a
