@@ -434,12 +434,12 @@ std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::str
 
   // the shared groups (impact_schema.hpp): flights by fixed-step RK4; a Zeno threshold of
   // 4 g h lets through only flights of several steps
-  ImpactDefaults d;
+  DriverSchema d;
   d.base = m.driver;
-  d.flight_gravity = m.gravity;
   d.base.zeno.min_speed = 0.0;
-  d.min_speed_in_gh = 4.0;
-  d.run_keys = {"collisions"};
+  d.run.model_keys = {"collisions"};
+  d.integrator = IntegratorGroup{};
+  d.zeno = ZenoGroup{m.gravity, 4.0};
   m.driver = parse_driver_options(root, d);
   if (m.driver.ode.step > 1e-2)
     root.object_or_empty("integrator")

@@ -515,14 +515,13 @@ std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string
   reject_renamed(root.object_or_empty("numerics"),
                  {{"max_events", "/run/max_events"}, {"impact_to_contact", "/zeno/min_speed"}});
   DimerRunOptions o;
-  ImpactDefaults d;
+  DriverSchema d;
   d.base = o.driver;
-  d.t_end_required = true;
   d.base.ode.step = 1.0 / (2000.0 * frequency);
-  d.flight_gravity = p.g;
-  d.min_speed_in_gh = 2.0;
-  d.zeno_counts_impacts = false;
-  d.run_keys = {"average_from"};
+  d.run.t_end_required = true;
+  d.run.model_keys = {"average_from"};
+  d.integrator = IntegratorGroup{};
+  d.zeno = ZenoGroup{p.g, 2.0, false};  // no impact count: the dimer's contacts persist
   o.driver = parse_driver_options(root, d);
   const JsonObject run = root.object("run");
   o.average_from = run.number_or("average_from", 0.5 * o.driver.t_end, Bound::non_negative);

@@ -31,14 +31,14 @@ void reject_renamed(const JsonObject& where,
     if (where.has(old_key)) where.fail(old_key, "renamed: use " + new_pointer);
 }
 
-impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactDefaults& d) {
+impact::DriverOptions parse_driver_options(const JsonObject& root, const DriverSchema& d) {
   impact::DriverOptions o;
 
   // groups and keys the model does not have are refused, not ignored
-  if (!d.has_integrator)
+  if (!d.integrator)
     root.forbid("integrator", "this model integrates no ODE (its flights are solved exactly)");
-  if (!d.has_zeno) root.forbid("zeno", "this model has no Zeno guard");
-  if (!d.has_rows)
+  if (!d.zeno) root.forbid("zeno", "this model has no Zeno guard");
+  if (!d.run.rows)
     root.object_or_empty("run").forbid("sample_interval", "this model writes no time series");
 
   // run: the time limit, the rows, the event budget
@@ -49,11 +49,11 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
                        {"trajectory_interval", "/run/sample_interval"},
                        {"max_impacts", "/run/max_events"},
                        {"zeno_min_speed", "/zeno/min_speed"}});
-  run.allow_only(with({"t_end", "sample_interval", "max_events"}, d.run_keys));
+  run.allow_only(with({"t_end", "sample_interval", "max_events"}, d.run.model_keys));
   o = d.base;
-  o.t_end = d.t_end_required ? run.number("t_end", Bound::positive)
-                             : run.number_or("t_end", d.base.t_end, Bound::positive);
-  if (d.has_rows)
+  o.t_end = d.run.t_end_required ? run.number("t_end", Bound::positive)
+                                 : run.number_or("t_end", d.base.t_end, Bound::positive);
+  if (d.run.rows)
     o.sample_interval =
         run.number_or("sample_interval", d.base.sample_interval, Bound::non_negative);
   if (o.sample_interval > 0.0 && o.t_end / o.sample_interval > kMaxRows)
@@ -62,7 +62,7 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
                  " rows over t_end; must be >= " + io::format_number(o.t_end / kMaxRows));
   o.max_events = run.integer_or("max_events", d.base.max_events, 1);
 
-  if (!d.has_integrator) return o;  // and no Zeno guard: the models without an ODE
+  if (!d.integrator) return o;  // and no Zeno guard: the models without an ODE
 
   // integrator: the scheme, its steps and tolerances, the event location
   const JsonObject integ = root.object_or_empty("integrator");
@@ -80,25 +80,26 @@ impact::DriverOptions parse_driver_options(const JsonObject& root, const ImpactD
   if (o.ode.step > o.t_end) integ.fail("step", "must be <= t_end");
   const bool fixed = o.ode.scheme == impact::Scheme::rk4;
   check_integration_steps(integ, fixed ? "step" : "max_step", o.t_end,
-                          fixed ? o.ode.step : o.ode.max_step, d.runs);
+                          fixed ? o.ode.step : o.ode.max_step, d.run.runs);
 
-  if (!d.has_zeno) return o;
+  if (!d.zeno) return o;
 
   // zeno: impacts are seen at step ends only, so the slowest approach the guard lets through
   // must allow a flight of a few steps (event.hpp)
   const JsonObject zeno = root.object_or_empty("zeno");
-  if (d.zeno_counts_impacts)
+  if (d.zeno->counts_impacts)
     zeno.allow_only({"min_speed", "max_impacts", "window"});
   else
     zeno.allow_only({"min_speed"});
-  const double gh = d.flight_gravity * (fixed ? o.ode.step : o.ode.max_step);
-  o.zeno.min_speed = zeno.number_or(
-      "min_speed", std::max(d.base.zeno.min_speed, d.min_speed_in_gh * gh), Bound::non_negative);
+  const double gh = d.zeno->flight_gravity * (fixed ? o.ode.step : o.ode.max_step);
+  o.zeno.min_speed =
+      zeno.number_or("min_speed", std::max(d.base.zeno.min_speed, d.zeno->min_speed_in_gh * gh),
+                     Bound::non_negative);
   if (o.zeno.min_speed < 2.0 * gh)
     zeno.fail("min_speed", io::format_number(o.zeno.min_speed) +
                                " m/s must be >= 2 g h = " + io::format_number(2.0 * gh) +
                                " m/s (a flight must last a few steps to be seen)");
-  if (d.zeno_counts_impacts) {
+  if (d.zeno->counts_impacts) {
     o.zeno.max_impacts =
         static_cast<int>(zeno.integer_or("max_impacts", d.base.zeno.max_impacts, 2));
     o.zeno.window = zeno.number_or("window", d.base.zeno.window, Bound::positive);

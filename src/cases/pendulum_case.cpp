@@ -276,11 +276,11 @@ std::unique_ptr<Case> load_pendulum(const JsonObject& root, std::vector<std::str
 
   // the shared groups (impact_schema.hpp): the paper's fixed-step RK4 by default (its step
   // is not stated; 1e-4 s is our choice)
-  ImpactDefaults d;
+  DriverSchema d;
   d.base = PendulumRunOptions{}.driver;
-  d.t_end_required = true;
-  d.min_speed_in_gh = 2.0;
-  d.flight_gravity = p.g;
+  d.run.t_end_required = true;
+  d.integrator = IntegratorGroup{};
+  d.zeno = ZenoGroup{p.g, 2.0};
   reject_renamed(root.object_or_empty("zeno"), {{"baumgarte_rate", "/obstacle/baumgarte_rate"}});
   PendulumRunOptions o;
   o.driver = parse_driver_options(root, d);

@@ -314,9 +314,11 @@ std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::st
   }
 
   // the shared groups (impact_schema.hpp): the contact phases by adaptive Dormand–Prince
-  ImpactDefaults d;
+  DriverSchema d;
   d.base = PrismRunOptions{}.driver;
-  d.run_keys = {"on_violation"};
+  d.run.model_keys = {"on_violation"};
+  d.integrator = IntegratorGroup{};
+  d.zeno = ZenoGroup{};  // no flights: no floor under min_speed
   o.driver = parse_driver_options(root, d);
   const io::JsonObject run = root.object_or_empty("run");
   o.stop_on_violation =

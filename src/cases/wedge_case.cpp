@@ -199,14 +199,12 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
 
   // the shared run keys; no ODE, no Zeno guard (the map's flights are exact)
   WedgeRunOptions o;
-  ImpactDefaults defaults;
-  defaults.base = o.driver;
-  defaults.base.t_end = 1e300;
-  defaults.has_integrator = false;
-  defaults.has_zeno = false;
-  defaults.has_rows = false;
-  defaults.run_keys = {"collisions"};
-  o.driver = parse_driver_options(root, defaults);
+  DriverSchema schema;  // no "integrator", no "zeno"
+  schema.base = o.driver;
+  schema.base.t_end = 1e300;
+  schema.run.rows = false;
+  schema.run.model_keys = {"collisions"};
+  o.driver = parse_driver_options(root, schema);
   o.driver.t_end *= g / wall_speed;  // seconds to the map's time unit A ω_b / g
   o.collisions = root.object_or_empty("run").integer_or("collisions", 100000, 1);
   auto wedge_case = std::make_unique<WedgeCase>(p, o, wall_speed, g, radius, gamma, frequency);

@@ -18,6 +18,7 @@
 #error "granular/cases/impact_schema.hpp is host-only"
 #endif
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,23 +28,32 @@
 
 namespace granular::cases {
 
-// What a model chooses for the shared groups.
-struct ImpactDefaults {
-  // The model's defaults: its run options' own (t_end, sample_interval, max_events, the ODE, the
-  // Zeno thresholds; zeno.min_speed: see min_speed_in_gh), so that they are written once.
+// The shared groups of the impact models' cases (docs/cases.md): "run" always, "integrator"
+// and "zeno" where the model lists them; a group it does not list is refused, not ignored.
+// "run": the time limit, the rows, the event budget, and the model's own keys.
+struct RunGroup {
+  bool t_end_required = false;          // run/t_end has no default
+  bool rows = true;                     // false: no time series: run/sample_interval refused
+  std::vector<std::string> model_keys;  // the model's own keys in "run"
+  double runs = 1.0;                    // runs of one case (a sweep's points): the step limit
+};
+// "integrator": the ODE's scheme, steps, tolerances and event location.
+struct IntegratorGroup {};
+// "zeno": the guard against accumulating impacts. An impact is seen at step ends only, so a
+// flight must last a few steps h: zeno/min_speed >= 2 g h (event.hpp).
+struct ZenoGroup {
+  double flight_gravity = 0.0;   // g of the model's flights [m/s²]; 0: no flights, no floor
+  double min_speed_in_gh = 0.0;  // default min_speed = max(zeno.min_speed, this·g h)
+  bool counts_impacts = true;    // zeno/max_impacts and zeno/window apply
+};
+
+// The groups a model lists, and its defaults: its run options' own (t_end, sample_interval,
+// max_events, the ODE, the Zeno thresholds), so that they are written once.
+struct DriverSchema {
   impact::DriverOptions base;
-  bool t_end_required = false;  // run/t_end has no default
-  // Gravity of the model's flights [m/s²]: an impact is seen at step ends only, so a flight
-  // must last a few steps h: zeno/min_speed >= 2 g h (event.hpp). 0: no flights, no floor.
-  double flight_gravity = 0.0;
-  double min_speed_in_gh = 0.0;       // default min_speed = max(zeno.min_speed, this·g h)
-  bool zeno_counts_impacts = true;    // zeno/max_impacts and zeno/window apply
-  bool has_integrator = true;         // false: no ODE (flights in closed form): "integrator" and
-                                      // "zeno" refused
-  bool has_zeno = true;               // false: no Zeno guard: "zeno" refused
-  bool has_rows = true;               // false: no time series: "run/sample_interval" refused
-  std::vector<std::string> run_keys;  // the model's own keys in "run"
-  double runs = 1.0;                  // runs of one case (a sweep's points): the step limit
+  RunGroup run;
+  std::optional<IntegratorGroup> integrator;  // none: no ODE (flights in closed form)
+  std::optional<ZenoGroup> zeno;              // only with an integrator
 };
 
 // Parses run, integrator and zeno of `root` into the driver's options. Rules: t_end > 0;
@@ -51,7 +61,7 @@ struct ImpactDefaults {
 // dopri5; step, max_step, rtol, atol, event_time_tol > 0 and step <= t_end; at most
 // max_integration_steps steps (run_limits.hpp); min_speed >= 2 g h; max_impacts >= 2,
 // window > 0.
-impact::DriverOptions parse_driver_options(const io::JsonObject& root, const ImpactDefaults& d);
+impact::DriverOptions parse_driver_options(const io::JsonObject& root, const DriverSchema& d);
 
 // Refuses keys of earlier versions: "<file>: <pointer>/<old>: renamed: use <new pointer>".
 // Sets o.on_progress to print "<model>: t = … s (…% of t_end), … events, … s" on `progress`
