@@ -62,7 +62,7 @@ BilliardBoundary read_boundary(const JsonObject& o) {
 }
 
 struct BilliardRun final : Case {
-  BilliardModel model;
+  billiard::Params model;
   BilliardInitial initial;
   double frequency = 0.0;  // [Hz]
 
@@ -77,7 +77,7 @@ struct BilliardRun final : Case {
 };
 
 void BilliardRun::describe(Description& d) const {
-  const BilliardModel& m = model;
+  const billiard::Params& m = model;
   const double k_ratio = 1.0 + m.ball.mass * m.ball.radius * m.ball.radius / m.ball.inertia;
   std::ostream& out = d.out;
   d.group("billiard");
@@ -228,7 +228,7 @@ const io::TableSpec& trajectory_table() {
   return t;
 }
 
-std::string collisions_csv(const BilliardResult& r) {
+std::string collisions_csv(const billiard::Result& r) {
   io::TableText out(collisions_table());
   for (std::size_t n = 0; n < r.collisions.size(); ++n) {
     const BilliardCollision& c = r.collisions[n];
@@ -244,7 +244,7 @@ std::string collisions_csv(const BilliardResult& r) {
 }
 
 // the phases of persistent contact (the Zeno policy, docs/billiard.md)
-std::string contact_csv(const BilliardResult& r) {
+std::string contact_csv(const billiard::Result& r) {
   io::TableText out(contact_table());
   for (std::size_t n = 0; n < r.contact_phases.size(); ++n) {
     const BilliardContactPhase& p = r.contact_phases[n];
@@ -259,7 +259,7 @@ std::string contact_csv(const BilliardResult& r) {
 }
 
 // the contact block of summary.json: counts, times per mode, ends, and every phase
-nlohmann::json contact_summary(const BilliardResult& r) {
+nlohmann::json contact_summary(const billiard::Result& r) {
   double roll = 0.0, slide = 0.0;
   nlohmann::json ends = nlohmann::json::object();
   for (const BilliardContactPhase& p : r.contact_phases) {
@@ -274,7 +274,7 @@ nlohmann::json contact_summary(const BilliardResult& r) {
 }
 
 // q2,n+1 vs q2,n and t_n+1 vs t_n (Figs. 4–6)
-std::string return_map_csv(const BilliardResult& r) {
+std::string return_map_csv(const billiard::Result& r) {
   io::TableText out(return_map_table());
   for (std::size_t n = 0; n + 1 < r.collisions.size(); ++n) {
     const BilliardCollision& a = r.collisions[n];
@@ -285,7 +285,7 @@ std::string return_map_csv(const BilliardResult& r) {
   return out.str();
 }
 
-std::string trajectory_csv(const BilliardResult& r) {
+std::string trajectory_csv(const billiard::Result& r) {
   io::TableText out(trajectory_table());
   for (const BilliardSample& s : r.trajectory) {
     out.num(s.t).num(s.q1).num(s.q2).num(s.v1).num(s.v2).num(s.spin).num(s.wall_offset);
@@ -295,7 +295,7 @@ std::string trajectory_csv(const BilliardResult& r) {
 }
 
 // mean and standard deviation of a column over the last n collisions
-nlohmann::json tail_stats(const BilliardResult& r, std::size_t n, double BilliardCollision::*f,
+nlohmann::json tail_stats(const billiard::Result& r, std::size_t n, double BilliardCollision::*f,
                           bool absolute) {
   const std::size_t count = std::min(n, r.collisions.size());
   if (count == 0) return nullptr;
@@ -311,9 +311,9 @@ nlohmann::json tail_stats(const BilliardResult& r, std::size_t n, double Billiar
 
 void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
                             std::ostream& progress) const {
-  BilliardModel m = model;
+  billiard::Params m = model;
   report_progress(m.driver, &progress, "billiard");
-  const BilliardResult r = run_billiard(m, initial);
+  const billiard::Result r = run_billiard(m, initial);
   progress << "billiard: " << r.collisions.size() << " collisions in " << fmt("%.6g", r.t_end)
            << " s, status " << name_of(run_status_names, r.status)
            << (r.reason.empty() ? "" : " (" + r.reason + ")") << " (" << r.ceiling_hits
@@ -378,7 +378,7 @@ std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::str
   root.allow_only({"model", "description", "gravity", "ball", "boundary", "drive", "drag", "impact",
                    "initial", "integrator", "zeno", "run"});
   auto c = std::make_unique<BilliardRun>();
-  BilliardModel& m = c->model;
+  billiard::Params& m = c->model;
   if (root.has("description")) root.string("description");
   m.gravity = root.number_or("gravity", 9.81, Bound::non_negative);
 

@@ -133,8 +133,8 @@ struct SweepPoint {
 
 class DimerCase : public Case {
  public:
-  DimerCase(DimerParams p, double gamma, double frequency, double h0, double theta0,
-            DimerRunOptions o, std::vector<double> sweep_ar, std::vector<double> sweep_f,
+  DimerCase(dimer::Params p, double gamma, double frequency, double h0, double theta0,
+            dimer::Options o, std::vector<double> sweep_ar, std::vector<double> sweep_f,
             double rod_line_density)
       : p_(p),
         gamma_(gamma),
@@ -235,9 +235,9 @@ class DimerCase : public Case {
       run_sweep(case_echo, out_dir, progress);
       return;
     }
-    DimerRunOptions o = o_;
+    dimer::Options o = o_;
     report_progress(o.driver, &progress, "dimer");
-    const DimerRun r = run_dimer(p_, dimer_initial_state(p_, h0_, theta0_), o);
+    const dimer::Result r = run_dimer(p_, dimer_initial_state(p_, h0_, theta0_), o);
     report(r, progress);
     io::write_file_atomic(out_dir / "dimer.csv", series_csv(r));
     io::write_file_atomic(out_dir / "impacts.csv", impacts_csv(r));
@@ -257,14 +257,14 @@ class DimerCase : public Case {
   }
 
  private:
-  static int double_impacts(const DimerRun& r) {
+  static int double_impacts(const dimer::Result& r) {
     int n = 0;
     for (const DimerImpact& im : r.impacts) n += im.tips[0] && im.tips[1];
     return n;
   }
 
   // the mean drift and the mode, shared by a run and a sweep point
-  static void add_results(nlohmann::json& j, const DimerRun& r, double frequency, double g) {
+  static void add_results(nlohmann::json& j, const dimer::Result& r, double frequency, double g) {
     io::put_run_status(j, name_of(run_status_names, r.status), r.reason, r.detail);
     j["t_final"] = r.t_final;
     j["mean_drift"] = io::json_number(r.mean_drift);
@@ -278,7 +278,7 @@ class DimerCase : public Case {
     j["contact_fraction"] = {r.contact_fraction[0], r.contact_fraction[1]};
   }
 
-  void report(const DimerRun& r, std::ostream& progress) const {
+  void report(const dimer::Result& r, std::ostream& progress) const {
     progress << "dimer Ar = " << io::format_value("%.3g", p_.aspect_ratio())
              << ", f = " << io::format_value("%.4g", frequency_)
              << " Hz, Gamma = " << io::format_value("%.3g", gamma_) << ": " << r.impacts.size()
@@ -303,14 +303,14 @@ class DimerCase : public Case {
     std::vector<SweepPoint> points;
     for (double f : sweep_f_)
       for (double ar : sweep_ar_) points.push_back({ar, f});
-    std::vector<DimerRun> runs(points.size());
+    std::vector<dimer::Result> runs(points.size());
 
     // independent runs, one per point; the step keeps its share of the period
     const long n = static_cast<long>(points.size());
 #pragma omp parallel for schedule(dynamic, 1)
     for (long k = 0; k < n; ++k) {
-      DimerParams p = p_;
-      DimerRunOptions o = o_;
+      dimer::Params p = p_;
+      dimer::Options o = o_;
       p.l = 2.0 * (points[k].aspect_ratio - 1.0) * p.r;
       // a rod given by its diameter keeps its cross-section: its mass follows its length
       if (rod_line_density_ > 0.0) p.m_r = rod_line_density_ * (p.l - 2.0 * p.r);
@@ -330,7 +330,7 @@ class DimerCase : public Case {
     progress << "sweep at Gamma = " << io::format_value("%.3g", gamma_) << ":\n"
              << "   f [Hz]     Ar   <u> [mm/s]  to bouncing end  (f/g)*100  motion\n";
     for (std::size_t k = 0; k < points.size(); ++k) {
-      const DimerRun& r = runs[k];
+      const dimer::Result& r = runs[k];
       const double scaled = r.drift_to_bouncing_end * points[k].frequency / p_.g * 1e2;
       csv.num(points[k].frequency).num(points[k].aspect_ratio).num(r.mean_drift);
       csv.num(r.drift_to_bouncing_end).num(scaled).text(name_of(motion_names, r.motion));
@@ -355,7 +355,7 @@ class DimerCase : public Case {
 
   // the time series: positions and velocities of both spheres and tips, one row per output
   // time plus rows just before and after each impact
-  static std::string series_csv(const DimerRun& r) {
+  static std::string series_csv(const dimer::Result& r) {
     io::TableText out(series_table());
     for (const DimerSample& s : r.samples) {
       out.num(s.t).num(s.x[0]).num(s.y[0]).num(s.x[1]).num(s.y[1]).num(s.vx[0]).num(s.vx[1]);
@@ -367,7 +367,7 @@ class DimerCase : public Case {
     return out.str();
   }
 
-  static std::string impacts_csv(const DimerRun& r) {
+  static std::string impacts_csv(const dimer::Result& r) {
     io::TableText out(impacts_table());
     for (const DimerImpact& im : r.impacts) {
       out.num(im.t).text(im.tips[0] && im.tips[1] ? "double" : "single").num(im.theta);
@@ -382,7 +382,7 @@ class DimerCase : public Case {
     return out.str();
   }
 
-  static std::string phases_csv(const DimerRun& r) {
+  static std::string phases_csv(const dimer::Result& r) {
     io::TableText out(phases_table());
     for (const DimerPhase& ph : r.phases) {
       out.text(ph.tip == 0 ? "left" : "right")
@@ -393,12 +393,12 @@ class DimerCase : public Case {
     return out.str();
   }
 
-  DimerParams p_;
+  dimer::Params p_;
   double gamma_;
   double frequency_;
   double h0_;
   double theta0_;
-  DimerRunOptions o_;
+  dimer::Options o_;
   std::vector<double> sweep_ar_;
   std::vector<double> sweep_f_;
   double rod_line_density_;  // ρ π d²/4 of a rod given by its diameter, else 0 [kg/m]
@@ -428,7 +428,7 @@ std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string
   root.allow_only({"model", "description", "dimer", "plate", "contact", "gravity", "initial", "run",
                    "integrator", "numerics", "sweep"});
   if (root.has("description")) root.string("description");
-  DimerParams p;
+  dimer::Params p;
   p.g = root.number_or("gravity", 9.81, Bound::positive);
 
   // the body (spec §1): r = 4.75 mm is inferred [D], m_b from steel density, rod mass unknown
@@ -514,7 +514,7 @@ std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string
   // impact is plastic and the tip joins the contact phase (spec §3)
   reject_renamed(root.object_or_empty("numerics"),
                  {{"max_events", "/run/max_events"}, {"impact_to_contact", "/zeno/min_speed"}});
-  DimerRunOptions o;
+  dimer::Options o;
   DriverSchema d;
   d.base = o.driver;
   d.base.ode.step = 1.0 / (2000.0 * frequency);

@@ -47,7 +47,7 @@ using io::JsonObject;
 
 class PendulumCase : public Case {
  public:
-  PendulumCase(PendulumParams p, State y0, PendulumRunOptions o)
+  PendulumCase(pendulum::Params p, State y0, pendulum::Options o)
       : p_(p), y0_(std::move(y0)), o_(std::move(o)) {}
 
   void describe(Description& d) const override {
@@ -104,9 +104,9 @@ class PendulumCase : public Case {
 
   void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
                  std::ostream& progress) const {
-    PendulumRunOptions o = o_;
+    pendulum::Options o = o_;
     report_progress(o.driver, &progress, "pendulum");
-    const PendulumRun r = run_pendulum(p_, y0_, o);
+    const pendulum::Result r = run_pendulum(p_, y0_, o);
 
     // a short table of the impacts
     progress << "pendulum: " << r.impacts.size() << " impact(s) in [0, "
@@ -195,7 +195,7 @@ class PendulumCase : public Case {
   }
 
   // the time series: one row per output time, plus rows just before and after each impact
-  static std::string csv(const PendulumRun& r) {
+  static std::string csv(const pendulum::Result& r) {
     io::TableText out(series_table());
     for (const PendulumSample& s : r.samples) {
       out.num(s.t).num(s.y[0]).num(s.y[1]).num(s.y[2]).num(s.y[3]).num(s.energy).num(s.gap);
@@ -205,9 +205,9 @@ class PendulumCase : public Case {
     return out.str();
   }
 
-  PendulumParams p_;
+  pendulum::Params p_;
   State y0_;
-  PendulumRunOptions o_;
+  pendulum::Options o_;
 };
 
 }  // namespace
@@ -218,7 +218,7 @@ std::unique_ptr<Case> load_pendulum(const JsonObject& root, std::vector<std::str
   root.allow_only({"model", "description", "pendulum", "obstacle", "damping", "excitation",
                    "gravity", "initial", "run", "integrator", "zeno"});
   if (root.has("description")) root.string("description");
-  PendulumParams p;
+  pendulum::Params p;
 
   // the two bodies (spec §1, §4): required, no paper values are assumed silently
   const JsonObject body = root.object("pendulum");
@@ -277,12 +277,12 @@ std::unique_ptr<Case> load_pendulum(const JsonObject& root, std::vector<std::str
   // the shared groups (impact_schema.hpp): the paper's fixed-step RK4 by default (its step
   // is not stated; 1e-4 s is our choice)
   DriverSchema d;
-  d.base = PendulumRunOptions{}.driver;
+  d.base = pendulum::Options{}.driver;
   d.run.t_end_required = true;
   d.integrator = IntegratorGroup{};
   d.zeno = ZenoGroup{p.g, 2.0};
   reject_renamed(root.object_or_empty("zeno"), {{"baumgarte_rate", "/obstacle/baumgarte_rate"}});
-  PendulumRunOptions o;
+  pendulum::Options o;
   o.driver = parse_driver_options(root, d);
   // the drift correction of persistent contact (our assumption: the paper has none)
   o.baumgarte_rate = floor.number_or("baumgarte_rate", 50.0, Bound::non_negative);

@@ -26,7 +26,7 @@ struct Gauges {
 
 // The per-impact ratio of the chosen model, from one impact at θ̇⁻ = −1 rad/s (in stick it is
 // the same for every speed, §2.4).
-double model_kappa(const PrismParams& p, const LineImpactOptions& line) {
+double model_kappa(const prism::Params& p, const LineImpactOptions& line) {
   if (p.impact == PrismImpactModel::point) return point_impact(p, -1.0).kappa;
   const LineImpactResult r = line_impact(p, -1.0, line);
   return r.outcome == LineImpactOutcome::pivot_b ? r.kappa
@@ -45,7 +45,7 @@ struct Derived {
   double lambda0_min;    // smallest λ0 that clears the second edge [rad] (NaN: none)
 };
 
-Derived derive(const PrismParams& p, const PrismRunOptions& o) {
+Derived derive(const prism::Params& p, const prism::Options& o) {
   const PrismGeometry& g = p.geometry;
   const double a = g.alpha, be = p.slope;
   Derived d;
@@ -97,7 +97,7 @@ const io::TableSpec& rolling_table() {
   return t;
 }
 
-std::string impacts_csv(const PrismRunResult& r) {
+std::string impacts_csv(const prism::Result& r) {
   io::TableText out(impacts_table());
   for (const PrismImpactRecord& i : r.impacts) {
     out.integer(i.index).num(i.t).num(i.omega_before).num(i.omega_after).num(i.kappa);
@@ -108,7 +108,7 @@ std::string impacts_csv(const PrismRunResult& r) {
 }
 
 // L_p(t) (4.2) and the rolled distance b·L_p; the gauge readings v_p = −θ̇ h (4.3) when given
-std::string rolling_csv(const PrismRunResult& r, double b, const Gauges& gauges) {
+std::string rolling_csv(const prism::Result& r, double b, const Gauges& gauges) {
   io::TableText out(gauges.given ? rolling_table() : rolling_table().without({"v_p1", "v_p2"}));
   for (const RollingSample& s : r.rolling) {
     out.num(s.t).integer(s.impacts).num(s.lambda).num(s.theta_dot).num(s.lp).num(s.lp * b);
@@ -121,7 +121,7 @@ std::string rolling_csv(const PrismRunResult& r, double b, const Gauges& gauges)
 
 class PrismCase : public Case {
  public:
-  PrismCase(PrismParams p, PrismRunOptions o, Gauges gauges) : p_(p), o_(o), gauges_(gauges) {}
+  PrismCase(prism::Params p, prism::Options o, Gauges gauges) : p_(p), o_(o), gauges_(gauges) {}
 
   void describe(Description& d) const override {
     const PrismGeometry& g = p_.geometry;
@@ -177,9 +177,9 @@ class PrismCase : public Case {
 
   void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
                  std::ostream& progress) const {
-    PrismRunOptions o = o_;
+    prism::Options o = o_;
     report_progress(o.driver, &progress, "prism");
-    const PrismRunResult r = run_prism(p_, o);
+    const prism::Result r = run_prism(p_, o);
     const Derived d = derive(p_, o_);
     const double b = p_.geometry.face_width;
 
@@ -237,8 +237,8 @@ class PrismCase : public Case {
   }
 
  private:
-  PrismParams p_;
-  PrismRunOptions o_;
+  prism::Params p_;
+  prism::Options o_;
   Gauges gauges_;
 };
 
@@ -251,8 +251,8 @@ std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::st
   root.allow_only({"model", "description", "gravity", "prism", "ramp", "release", "impact",
                    "gauges", "integrator", "run"});
   if (root.has("description")) root.string("description");
-  PrismParams p;
-  PrismRunOptions o;
+  prism::Params p;
+  prism::Options o;
   p.gravity = root.number_or("gravity", 9.81, Bound::positive);
 
   // the prism: regular N-gon, mass from the density unless given (§4: densities not in paper)
@@ -315,7 +315,7 @@ std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::st
 
   // the shared groups (impact_schema.hpp): the contact phases by adaptive Dormand–Prince
   DriverSchema d;
-  d.base = PrismRunOptions{}.driver;
+  d.base = prism::Options{}.driver;
   d.run.model_keys = {"on_violation"};
   d.integrator = IntegratorGroup{};
   d.zeno = ZenoGroup{};  // no flights: no floor under min_speed

@@ -38,7 +38,7 @@ const impulse::RestitutionTable& wall_table(const WallKey& k) {
 
 class WedgeCase : public Case {
  public:
-  WedgeCase(WedgeParams p, WedgeRunOptions o, double wall_speed, double gravity, double radius,
+  WedgeCase(wedge::Params p, wedge::Options o, double wall_speed, double gravity, double radius,
             double gamma, double frequency)
       : p_(p),
         o_(o),
@@ -78,10 +78,10 @@ class WedgeCase : public Case {
   void set_wall(const WallKey& wall) { wall_ = wall; }
 
   RunEnd run(const RunContext& ctx) const override {
-    WedgeParams p = p_;
-    WedgeRunOptions o = o_;
+    wedge::Params p = p_;
+    wedge::Options o = o_;
     report_progress(o.driver, ctx.progress, "wedge");
-    WedgeRun r;
+    wedge::Result r;
     try {
       if (wall_) p.table = wall_table(*wall_);
       r = run_wedge(p, o);
@@ -121,9 +121,9 @@ class WedgeCase : public Case {
   }
 
  private:
-  WedgeParams p_;
+  wedge::Params p_;
   std::optional<WallKey> wall_;  // contact_law: the wall whose e_t the run tabulates
-  WedgeRunOptions o_;
+  wedge::Options o_;
   double wall_speed_, gravity_, radius_, gamma_, frequency_;
 };
 
@@ -135,7 +135,7 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   root.allow_only(
       {"model", "description", "seed", "gravity", "wedge", "contact", "drive", "disk", "run"});
   if (root.has("description")) root.string("description");
-  WedgeParams p;
+  wedge::Params p;
   p.seed = root.unsigned_or("seed", 1);
   const double g = root.number_or("gravity", 9.81, Bound::positive);
 
@@ -198,7 +198,7 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
                  " m, A ω_b/g = " + io::format_number(time) + " s: outside a double's range");
 
   // the shared run keys; no ODE, no Zeno guard (the map's flights are exact)
-  WedgeRunOptions o;
+  wedge::Options o;
   DriverSchema schema;  // no "integrator", no "zeno"
   schema.base = o.driver;
   schema.base.t_end = 1e300;

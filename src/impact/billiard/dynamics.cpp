@@ -60,8 +60,8 @@ Vec2 centre(const FootGeometry& g, double radius) {
 
 }  // namespace
 
-BilliardContactForces billiard_contact_forces(const BilliardModel& m, const BilliardOnSurface& c,
-                                              double t, BilliardContactMode mode, double sigma) {
+BilliardContactForces billiard_contact_forces(const Params& m, const BilliardOnSurface& c, double t,
+                                              BilliardContactMode mode, double sigma) {
   const FootGeometry g = foot_geometry(m.boundary, c.surface, c.foot);
   const double cz = std::cos(g.z), sz = std::sin(g.z);
   const Vec2 c1{cz, sz}, c2{-sz, cz};
@@ -97,7 +97,7 @@ BilliardContactForces billiard_contact_forces(const BilliardModel& m, const Bill
   return f;
 }
 
-BilliardOnSurface billiard_to_surface(const BilliardModel& m, Surface s, double t, const State& y) {
+BilliardOnSurface billiard_to_surface(const Params& m, Surface s, double t, const State& y) {
   const double A = m.drive.amplitude, w = m.drive.omega;
   const SurfaceContact sc =
       surface_contact(m.boundary, s, y[0] - A * std::sin(w * t), y[1], m.ball.radius);
@@ -107,7 +107,7 @@ BilliardOnSurface billiard_to_surface(const BilliardModel& m, Surface s, double 
   return {s, sc.foot, dot(relative, c1), y[4]};
 }
 
-State billiard_from_surface(const BilliardModel& m, double t, const BilliardOnSurface& c) {
+State billiard_from_surface(const Params& m, double t, const BilliardOnSurface& c) {
   const double A = m.drive.amplitude, w = m.drive.omega;
   const FootGeometry g = foot_geometry(m.boundary, c.surface, c.foot);
   const Vec2 q = centre(g, m.ball.radius);
@@ -117,8 +117,8 @@ State billiard_from_surface(const BilliardModel& m, double t, const BilliardOnSu
   return y;
 }
 
-BilliardContactChoice billiard_contact_mode(const BilliardModel& m, const BilliardOnSurface& c,
-                                            double t, bool zero_slip) {
+BilliardContactChoice billiard_contact_mode(const Params& m, const BilliardOnSurface& c, double t,
+                                            bool zero_slip) {
   const BilliardContactForces f = billiard_contact_forces(m, c, t, BilliardContactMode::roll, 1.0);
   if (!f.determined)
     return {false, BilliardContactMode::roll, 1.0, BilliardContactEnd::undetermined};
@@ -135,8 +135,7 @@ BilliardContactChoice billiard_contact_mode(const BilliardModel& m, const Billia
           BilliardContactEnd::slip};
 }
 
-std::optional<BilliardContactEnd> billiard_contact_advance(const BilliardModel& m,
-                                                           BilliardOnSurface& c,
+std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, BilliardOnSurface& c,
                                                            BilliardContactMode mode, double sigma,
                                                            double& t, double t_end, int& other) {
   const Surface on = c.surface;
@@ -216,7 +215,7 @@ std::optional<BilliardContactEnd> billiard_contact_advance(const BilliardModel& 
   return std::nullopt;
 }
 
-double billiard_energy(const BilliardModel& m, Vec2 v, double spin, double q2) {
+double billiard_energy(const Params& m, Vec2 v, double spin, double q2) {
   return 0.5 * m.ball.mass * dot(v, v) + 0.5 * m.ball.inertia * spin * spin +
          m.ball.mass * m.gravity * q2;
 }

@@ -185,7 +185,7 @@ SurfaceContact surface_contact(const BilliardBoundary& b, Surface s, double xi, 
   return {best_s, best, side * std::sqrt(best) - radius, std::atan(floor_slope(b, best_s))};
 }
 
-double resting_height(const BilliardModel& m, double q1) {
+double resting_height(const Params& m, double q1) {
   // bisection on the smallest floor gap, which grows with q2 above the floor
   const double xi = q1 - m.drive.amplitude * std::sin(0.0);
   const auto gap = [&](double q2) {

@@ -31,7 +31,7 @@ struct BilliardEvent {
 // by billiard_contact_advance.
 class BilliardRunModel : public HybridModel<BilliardEvent> {
  public:
-  explicit BilliardRunModel(const BilliardModel& m) : m_(m), list_(surfaces(m.boundary)) {}
+  explicit BilliardRunModel(const Params& m) : m_(m), list_(surfaces(m.boundary)) {}
 
   std::optional<Stop> start(double t, State& y, DriverContext& ctx) override {
     ctx_ = &ctx;
@@ -93,11 +93,11 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
       sample(o.t, o.y);
   }
 
-  BilliardResult take() { return std::move(out_); }
+  Result take() { return std::move(out_); }
 
  private:
   // flight (Eqs. 1–6): m dv/dt = −m g n2 − v (C1 + C2 |v|), spin constant
-  static Rhs flight_rhs(const BilliardModel& m) {
+  static Rhs flight_rhs(const Params& m) {
     const double c1 = m.drag.c1 / m.ball.mass, c2 = m.drag.c2 / m.ball.mass, g = m.gravity;
     return [=](double, const State& y, State& f) {
       f.resize(kSize);
@@ -350,10 +350,10 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
     open_phase(choice);
   }
 
-  const BilliardModel& m_;
+  const Params& m_;
   const std::vector<Surface> list_;
   DriverContext* ctx_ = nullptr;  // the driver's, for the run (set in start)
-  BilliardResult out_;
+  Result out_;
   std::optional<Stop> stop_;
   // the state at the transition being applied
   State y_;
@@ -372,7 +372,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
 
 }  // namespace
 
-BilliardResult run_billiard(const BilliardModel& m, const BilliardInitial& init) {
+Result run_billiard(const Params& m, const BilliardInitial& init) {
   BilliardRunModel model(m);
   DriverOptions d = m.driver;
   d.at_t_end = RunStatus::time_limit;  // the goal is max_collisions

@@ -10,7 +10,7 @@ namespace {
 
 // Jacobian rows in COM coordinates (spec §2.2): n_i = [0, 1, s_i (l/2) cosθ],
 // t_i = [1, 0, r − s_i (l/2) sinθ]; rows 0,1 normals, rows 2,3 tangents.
-void jacobian(const DimerParams& p, double theta, double k[4][3]) {
+void jacobian(const Params& p, double theta, double k[4][3]) {
   const double half = 0.5 * p.l;
   for (int i = 0; i < 2; ++i) {
     const double s = side(i);
@@ -25,13 +25,13 @@ void jacobian(const DimerParams& p, double theta, double k[4][3]) {
 
 }  // namespace
 
-PlateMotion plate_motion(const DimerParams& p, double t) {
+PlateMotion plate_motion(const Params& p, double t) {
   const double phase = p.omega * t + p.phase;
   const double y = p.amplitude * std::cos(phase);
   return {y, -p.amplitude * p.omega * std::sin(phase), -p.omega * p.omega * y};
 }
 
-DimerBCoefficients dimer_b_coefficients(const DimerParams& p, double theta) {
+DimerBCoefficients dimer_b_coefficients(const Params& p, double theta) {
   // (3.2) with J_b = 2 m_b r²/5, J_r = m_r (l − 2r)²/12 and the squared l of b₆ (erratum 3)
   const double j_b = 0.4 * p.m_b * p.r * p.r;
   const double rod = p.l - 2.0 * p.r;
@@ -46,7 +46,7 @@ DimerBCoefficients dimer_b_coefficients(const DimerParams& p, double theta) {
   return b;
 }
 
-void dimer_delassus(const DimerParams& p, double theta, double w[4][4]) {
+void dimer_delassus(const Params& p, double theta, double w[4][4]) {
   // W = K M⁻¹ Kᵀ with M = diag(m, m, J) in COM coordinates (spec §2.3)
   double k[4][3];
   jacobian(p, theta, k);
@@ -57,12 +57,12 @@ void dimer_delassus(const DimerParams& p, double theta, double w[4][4]) {
           k[a][0] * k[b][0] * inv[0] + k[a][1] * k[b][1] * inv[1] + k[a][2] * k[b][2] * inv[2];
 }
 
-double dimer_mu_stick_single(const DimerParams& p, double theta) {
+double dimer_mu_stick_single(const Params& p, double theta) {
   const DimerBCoefficients b = dimer_b_coefficients(p, theta);
   return std::fabs(b.b6) / (b.b1 + b.b4 + b.b5);
 }
 
-TipKinematics dimer_tip(const DimerParams& p, double t, const State& y, int tip) {
+TipKinematics dimer_tip(const Params& p, double t, const State& y, int tip) {
   const double s = side(tip);
   const double half = 0.5 * p.l;
   const double c = std::cos(y[2]), sn = std::sin(y[2]);
@@ -71,11 +71,11 @@ TipKinematics dimer_tip(const DimerParams& p, double t, const State& y, int tip)
           y[3] + (p.r - s * half * sn) * y[5]};
 }
 
-double dimer_kinetic_energy(const DimerParams& p, const State& y) {
+double dimer_kinetic_energy(const Params& p, const State& y) {
   return 0.5 * p.mass() * (y[3] * y[3] + y[4] * y[4]) + 0.5 * p.inertia() * y[5] * y[5];
 }
 
-DimerForces dimer_forces(const DimerParams& p, double t, const State& y, const TipMode mode[2]) {
+DimerForces dimer_forces(const Params& p, double t, const State& y, const TipMode mode[2]) {
   DimerForces out{};
   double w[4][4];
   dimer_delassus(p, y[2], w);
@@ -164,7 +164,7 @@ DimerForces dimer_forces(const DimerParams& p, double t, const State& y, const T
   return out;
 }
 
-void dimer_apply_impulse(const DimerParams& p, State& y, const double p_n[2], const double p_t[2]) {
+void dimer_apply_impulse(const Params& p, State& y, const double p_n[2], const double p_t[2]) {
   const double half = 0.5 * p.l;
   const double c = std::cos(y[2]), sn = std::sin(y[2]);
   double torque = 0.0;
@@ -177,7 +177,7 @@ void dimer_apply_impulse(const DimerParams& p, State& y, const double p_n[2], co
   y[5] += torque / p.inertia();
 }
 
-State dimer_initial_state(const DimerParams& p, double h0, double theta0) {
+State dimer_initial_state(const Params& p, double h0, double theta0) {
   // the left (lower) sphere's lowest point h₀ above y = 0, the body at rest (spec §1)
   State y = State::Zero(6);
   y[1] = h0 + p.r + 0.5 * p.l * std::sin(theta0);

@@ -8,7 +8,7 @@ namespace granular::dimer {
 namespace {
 
 // Kinetic energy relative to the plate, the frame in which an impact cannot gain energy.
-double relative_energy(const DimerParams& p, double t, const State& y) {
+double relative_energy(const Params& p, double t, const State& y) {
   State rel = y;
   rel[4] -= plate_motion(p, t).v;
   return dimer_kinetic_energy(p, rel);
@@ -16,8 +16,7 @@ double relative_energy(const DimerParams& p, double t, const State& y) {
 
 }  // namespace
 
-DimerImpact dimer_impact(const DimerParams& p, const DimerRunOptions& o, double t, State& y,
-                         TipMode mode[2]) {
+DimerImpact dimer_impact(const Params& p, const Options& o, double t, State& y, TipMode mode[2]) {
   DimerImpact im{};
   im.t = t;
   im.theta = y[2];

@@ -20,9 +20,8 @@ bool near(double x, double target, double tol) { return std::fabs(x - target) <=
 
 }  // namespace
 
-DimerMotion classify_dimer_motion(const DimerParams& p, const DimerRun& run,
-                                  const DimerRunOptions& o, double impacts_per_period[2],
-                                  double contact_fraction[2]) {
+DimerMotion classify_dimer_motion(const Params& p, const Result& run, const Options& o,
+                                  double impacts_per_period[2], double contact_fraction[2]) {
   const double t0 = std::max(0.0, o.average_from);
   const double window = run.t_final - t0;
   impacts_per_period[0] = impacts_per_period[1] = 0.0;

@@ -17,7 +17,7 @@ constexpr double kAccelTol = 1e-9;
 
 // Puts closed tips exactly on the plate: both closed means flat (θ = 0); one closed moves y_G
 // (spec §2.4: d_i = 0, ḋ_i = 0 for a closed contact).
-void project_closed(const DimerParams& p, double t, State& y, const TipMode mode[2]) {
+void project_closed(const Params& p, double t, State& y, const TipMode mode[2]) {
   const PlateMotion plate = plate_motion(p, t);
   const double half = 0.5 * p.l;
   if (closed(mode[0]) && closed(mode[1])) {
@@ -36,7 +36,7 @@ void project_closed(const DimerParams& p, double t, State& y, const TipMode mode
 }
 
 // Sets the slip velocity of the sticking tips to exactly 0 by the horizontal velocity.
-void project_stick(const DimerParams& p, State& y, const TipMode mode[2]) {
+void project_stick(const Params& p, State& y, const TipMode mode[2]) {
   for (int i = 0; i < 2; ++i) {
     if (mode[i] != TipMode::stick) continue;
     y[3] = -(p.r - side(i) * 0.5 * p.l * std::sin(y[2])) * y[5];
@@ -47,7 +47,7 @@ void project_stick(const DimerParams& p, State& y, const TipMode mode[2]) {
 // sign of v_t; a tip at v_t ≈ 0 sticks when the sticking force lies in the static cone
 // (for the superstatic flat dimer, the total force against μ_s ΣF_n), else slips in the
 // direction of its tendency (−sgn F_t of the sticking solution) with μ_c.
-void choose_tangential(const DimerParams& p, double t, const State& y, double slip_tol,
+void choose_tangential(const Params& p, double t, const State& y, double slip_tol,
                        TipMode mode[2]) {
   for (int i = 0; i < 2; ++i) {
     if (!closed(mode[i])) continue;
@@ -82,7 +82,7 @@ void choose_tangential(const DimerParams& p, double t, const State& y, double sl
 // The normal LCP of spec §2.4 for the candidate closed tips, by enumeration (at most two
 // contacts): the largest set whose forces are positive while every released tip accelerates
 // away. Returns false if no set is consistent (then all candidates open).
-bool settle_contacts(const DimerParams& p, double t, State& y, double slip_tol, TipMode mode[2]) {
+bool settle_contacts(const Params& p, double t, State& y, double slip_tol, TipMode mode[2]) {
   const bool candidate[2] = {closed(mode[0]), closed(mode[1])};
   if (!candidate[0] && !candidate[1]) return true;
   project_closed(p, t, y, mode);
@@ -109,7 +109,7 @@ bool settle_contacts(const DimerParams& p, double t, State& y, double slip_tol, 
   return false;
 }
 
-DimerSample series_row(const DimerParams& p, double t, const State& y, const TipMode mode[2]) {
+DimerSample series_row(const Params& p, double t, const State& y, const TipMode mode[2]) {
   DimerSample s{};
   s.t = t;
   const double half = 0.5 * p.l;
@@ -135,8 +135,8 @@ DimerSample series_row(const DimerParams& p, double t, const State& y, const Tip
 }
 
 // Left-sphere x.
-double left_x(const DimerParams& p, const State& y) { return y[0] - 0.5 * p.l * std::cos(y[2]); }
-double right_x(const DimerParams& p, const State& y) { return y[0] + 0.5 * p.l * std::cos(y[2]); }
+double left_x(const Params& p, const State& y) { return y[0] - 0.5 * p.l * std::cos(y[2]); }
+double right_x(const Params& p, const State& y) { return y[0] + 0.5 * p.l * std::cos(y[2]); }
 
 // What ends a smooth phase of the dimer (spec §3): a tip's gap, a hopping tip's apex, a
 // closed tip's normal force reaching 0, a sliding tip's slip reversing, the stick limit.
@@ -151,7 +151,7 @@ struct DimerEvent {
 // runs in phase(), and the events only stop the smooth phase where the state must be looked at.
 class DimerModel : public HybridModel<DimerEvent> {
  public:
-  DimerModel(const DimerParams& p, const DimerRunOptions& o)
+  DimerModel(const Params& p, const Options& o)
       : p_(p), o_(o), series_(o.driver.sample_interval > 0.0) {}
 
   std::optional<Stop> start(double t, State& y, DriverContext&) override {
@@ -201,7 +201,7 @@ class DimerModel : public HybridModel<DimerEvent> {
     if (impacting && series_) run_.samples.push_back(series_row(p_, t, y, mode_));
 
     // 3. the smooth phase up to the next event, output time or the start of averaging
-    const DimerParams& p = p_;
+    const Params& p = p_;
     const TipMode* mode = mode_;
     ph.rhs = [&p, mode](double tt, const State& yy, State& dydt) {
       const DimerForces f = dimer_forces(p, tt, yy, mode);
@@ -297,7 +297,7 @@ class DimerModel : public HybridModel<DimerEvent> {
     }
   }
 
-  DimerRun take() { return std::move(run_); }
+  Result take() { return std::move(run_); }
 
  private:
   static Stop singular() {
@@ -315,10 +315,10 @@ class DimerModel : public HybridModel<DimerEvent> {
     }
   }
 
-  const DimerParams& p_;
-  const DimerRunOptions& o_;
+  const Params& p_;
+  const Options& o_;
   const bool series_;  // keep the time series (and rows at impacts)
-  DimerRun run_;
+  Result run_;
   TipMode mode_[2] = {TipMode::open, TipMode::open};
   TipMode phase_mode_[2] = {TipMode::open, TipMode::open};
   double phase_start_[2] = {0.0, 0.0};
@@ -328,7 +328,7 @@ class DimerModel : public HybridModel<DimerEvent> {
 
 }  // namespace
 
-DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions& o) {
+Result run_dimer(const Params& p, const State& y0, const Options& o) {
   DimerModel model(p, o);
   run_hybrid(model, 0.0, y0, o.driver);
   return model.take();

@@ -5,7 +5,7 @@
 
 namespace granular::pendulum {
 
-Eigen::Matrix2d pendulum_mass_matrix(const PendulumParams& p, double psi1, double psi2) {
+Eigen::Matrix2d pendulum_mass_matrix(const Params& p, double psi1, double psi2) {
   // a11, a22, a12 of spec §2.1
   Eigen::Matrix2d a;
   a(0, 0) = p.I1 + p.l1 * p.l1 * (0.25 * p.m1 + p.m2);
@@ -14,7 +14,7 @@ Eigen::Matrix2d pendulum_mass_matrix(const PendulumParams& p, double psi1, doubl
   return a;
 }
 
-double pendulum_mass_determinant(const PendulumParams& p, double psi1, double psi2) {
+double pendulum_mass_determinant(const Params& p, double psi1, double psi2) {
   // eq. (6)
   const double l1s = p.l1 * p.l1, lcs = p.lc * p.lc, sn = std::sin(psi1 - psi2);
   return p.I1 * (p.I2 + lcs * p.m2) +
@@ -22,7 +22,7 @@ double pendulum_mass_determinant(const PendulumParams& p, double psi1, double ps
          l1s * lcs * p.m2 * p.m2 * sn * sn;
 }
 
-Eigen::Vector2d pendulum_generalized_forces(const PendulumParams& p, double t, const State& y) {
+Eigen::Vector2d pendulum_generalized_forces(const Params& p, double t, const State& y) {
   // q1, q2 of spec §2.1: each torque acts on its own body in absolute terms; c2 acts on the
   // relative rotation at A
   const double psi1 = y[0], psi2 = y[1], w1 = y[2], w2 = y[3];
@@ -35,18 +35,18 @@ Eigen::Vector2d pendulum_generalized_forces(const PendulumParams& p, double t, c
   return q;
 }
 
-void pendulum_rhs(const PendulumParams& p, double t, const State& y, State& dydt) {
+void pendulum_rhs(const Params& p, double t, const State& y, State& dydt) {
   const Eigen::Vector2d acc =
       pendulum_mass_matrix(p, y[0], y[1]).ldlt().solve(pendulum_generalized_forces(p, t, y));
   dydt.resize(4);
   dydt << y[2], y[3], acc[0], acc[1];
 }
 
-double pendulum_gap(const PendulumParams& p, double psi1, double psi2) {
+double pendulum_gap(const Params& p, double psi1, double psi2) {
   return p.D - p.l1 * std::cos(psi1) - p.L() * std::cos(psi2) - p.r;
 }
 
-ContactJacobian pendulum_contact_jacobian(const PendulumParams& p, double psi1, double psi2) {
+ContactJacobian pendulum_contact_jacobian(const Params& p, double psi1, double psi2) {
   // s and c of eqs. (31)–(33), written absolutely since the configuration is frozen (§2.3)
   ContactJacobian j;
   j.j_s << -p.l1 * std::cos(psi1), -(p.r + p.L() * std::cos(psi2));
@@ -54,7 +54,7 @@ ContactJacobian pendulum_contact_jacobian(const PendulumParams& p, double psi1, 
   return j;
 }
 
-impulse::Delassus pendulum_delassus(const PendulumParams& p, double psi1, double psi2) {
+impulse::Delassus pendulum_delassus(const Params& p, double psi1, double psi2) {
   // α = J_s A⁻¹ J_sᵀ, ε = J_s A⁻¹ J_cᵀ, γ = J_c A⁻¹ J_cᵀ (spec §2.4, compact form)
   const ContactJacobian j = pendulum_contact_jacobian(p, psi1, psi2);
   const Eigen::Matrix2d a = pendulum_mass_matrix(p, psi1, psi2);
@@ -66,7 +66,7 @@ impulse::Delassus pendulum_delassus(const PendulumParams& p, double psi1, double
   return {j.j_c.dot(ai_c), j.j_s.dot(ai_c), j.j_s.dot(ai_s)};
 }
 
-impulse::Delassus pendulum_delassus_closed_form(const PendulumParams& p, double psi1, double psi2) {
+impulse::Delassus pendulum_delassus_closed_form(const Params& p, double psi1, double psi2) {
   // eq. (36) with K = 4 I1 + l1²(m1 + 4 m2), ρ = r + L cos ψ2; the bracket of E_i read as
   // lc m2 (l2 + r(1 + cos ψ2)) (spec §2.4)
   const double l1s = p.l1 * p.l1, L = p.L(), lc = p.lc, m2 = p.m2;
@@ -88,15 +88,15 @@ impulse::Delassus pendulum_delassus_closed_form(const PendulumParams& p, double 
   return {g_i / den, e_i / den, a_i / den};
 }
 
-double pendulum_energy(const PendulumParams& p, const State& y) {
+double pendulum_energy(const Params& p, const State& y) {
   const Eigen::Vector2d w(y[2], y[3]);
   const double kinetic = 0.5 * w.dot(pendulum_mass_matrix(p, y[0], y[1]) * w);
   return kinetic - (0.5 * p.m1 + p.m2) * p.g * p.l1 * std::cos(y[0]) -
          p.m2 * p.g * p.lc * std::cos(y[1]);
 }
 
-JointForces pendulum_joint_forces(const PendulumParams& p, const State& y,
-                                  const Eigen::Vector2d& psi_ddot, double F, double T) {
+JointForces pendulum_joint_forces(const Params& p, const State& y, const Eigen::Vector2d& psi_ddot,
+                                  double F, double T) {
   // accelerations of C1 and C2 along X (= −x, the bob's direction for increasing ψ) and Z (up),
   // spec §2.7; the force balances follow the signs of (13)–(16)
   const double c1 = std::cos(y[0]), s1 = std::sin(y[0]);

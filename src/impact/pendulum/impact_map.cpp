@@ -5,8 +5,7 @@
 
 namespace granular::pendulum {
 
-PendulumImpact pendulum_impact(const PendulumParams& p, double t, const State& y, double k,
-                               double mu) {
+PendulumImpact pendulum_impact(const Params& p, double t, const State& y, double k, double mu) {
   PendulumImpact im{};
   im.t = t;
   im.psi1 = y[0];

@@ -24,8 +24,7 @@ struct ContactForces {
   bool consistent;      // γ − μσε > 0: the sliding contact force is determined (no Painlevé)
 };
 
-ContactForces sliding_forces(const PendulumParams& p, double beta, double t, const State& y,
-                             double sigma) {
+ContactForces sliding_forces(const Params& p, double beta, double t, const State& y, double sigma) {
   const Eigen::Matrix2d a = pendulum_mass_matrix(p, y[0], y[1]);
   const auto solver = a.ldlt();
   const ContactJacobian j = pendulum_contact_jacobian(p, y[0], y[1]);
@@ -44,7 +43,7 @@ ContactForces sliding_forces(const PendulumParams& p, double beta, double t, con
 }
 
 // Static forces holding the pendulum at rest on the floor: J_cᵀ F + J_sᵀ T = −Q(ψ̇ = 0).
-ContactForces rest_forces(const PendulumParams& p, double t, const State& y) {
+ContactForces rest_forces(const Params& p, double t, const State& y) {
   State still = y;
   still[2] = still[3] = 0.0;
   const ContactJacobian j = pendulum_contact_jacobian(p, y[0], y[1]);
@@ -71,7 +70,7 @@ enum class PendulumEvent {
 // rest, with the impact map and the mode changes as transitions.
 class PendulumModel : public HybridModel<PendulumEvent> {
  public:
-  PendulumModel(const PendulumParams& p, const PendulumRunOptions& o) : p_(p), o_(o) {}
+  PendulumModel(const Params& p, const Options& o) : p_(p), o_(o) {}
 
   Phase<PendulumEvent> phase(double, State& y, DriverContext&) override {
     switch (mode_) {
@@ -126,7 +125,7 @@ class PendulumModel : public HybridModel<PendulumEvent> {
     out_.final_mode = mode_;
   }
 
-  PendulumRun take() { return std::move(out_); }
+  Result take() { return std::move(out_); }
 
  private:
   // free flight up to the next target or the next contact: the gap crossing from positive to
@@ -290,9 +289,9 @@ class PendulumModel : public HybridModel<PendulumEvent> {
                  "force (Painleve)"};
   }
 
-  const PendulumParams& p_;
-  const PendulumRunOptions& o_;
-  PendulumRun out_;
+  const Params& p_;
+  const Options& o_;
+  Result out_;
   ContactMode mode_ = ContactMode::flight;
   double sigma_ = 1.0;
   std::optional<Stop> stop_;
@@ -300,8 +299,7 @@ class PendulumModel : public HybridModel<PendulumEvent> {
 
 }  // namespace
 
-PendulumRun run_pendulum(const PendulumParams& p, const State& y0,
-                         const PendulumRunOptions& options) {
+Result run_pendulum(const Params& p, const State& y0, const Options& options) {
   PendulumModel model(p, options);
   run_hybrid(model, 0.0, y0, options.driver);
   return model.take();

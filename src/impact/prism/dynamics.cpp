@@ -6,7 +6,7 @@
 namespace granular::prism {
 
 // the corrected reaction at A (§2.1): F = m a_C + m g y in the ramp frame, ψ = α − λ
-EdgeReaction edge_reaction(const PrismParams& p, double lambda, double theta_dot) {
+EdgeReaction edge_reaction(const Params& p, double lambda, double theta_dot) {
   const PrismGeometry& g = p.geometry;
   const double psi = g.alpha - lambda;
   const double phi1 = psi + p.slope;

@@ -54,7 +54,7 @@ double sign_of(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 // every prism; the right-hand side itself is dimensional. W_f is the work of friction (≤ 0).
 class LineImpactOde {
  public:
-  LineImpactOde(const PrismParams& p, double omega0) : p_(p), g_(p.geometry) {
+  LineImpactOde(const Params& p, double omega0) : p_(p), g_(p.geometry) {
     const double w0 = std::fabs(omega0);
     v_ = w0 * g_.face_width;
     om_ = w0;
@@ -131,7 +131,7 @@ class LineImpactOde {
   double slip_sign = 0.0;  // sign of v^τ while slipping
 
  private:
-  const PrismParams& p_;
+  const Params& p_;
   const PrismGeometry& g_;
   double v_, om_, z_, pp_, e0_;
 };
@@ -143,7 +143,7 @@ double classic_kappa(int n_sides) {
   return (7.0 * c + 2.0) / (c + 8.0);
 }
 
-LineImpactResult line_impact(const PrismParams& p, double omega_before, const LineImpactOptions& o,
+LineImpactResult line_impact(const Params& p, double omega_before, const LineImpactOptions& o,
                              std::vector<LineImpactSample>* trace) {
   LineImpactResult r;
   if (!(omega_before < 0.0)) return r;
@@ -275,7 +275,7 @@ LineImpactResult line_impact(const PrismParams& p, double omega_before, const Li
   return r;
 }
 
-TimeDomainImpact line_impact_time_domain(const PrismParams& p, double omega_before, double k) {
+TimeDomainImpact line_impact_time_domain(const Params& p, double omega_before, double k) {
   const PrismGeometry& g = p.geometry;
   const double b = g.face_width;
   // scaled by V = |ω0| b, |ω0| and T = √(m/(K b l)); y = (z, φ, u, ω), δ = z + φ(ξ − b/2)
@@ -309,7 +309,7 @@ TimeDomainImpact line_impact_time_domain(const PrismParams& p, double omega_befo
   return {y[3] * w0 / omega_before, t * t_scale, pivot_b};
 }
 
-PointImpactResult point_impact(const PrismParams& p, double omega_before) {
+PointImpactResult point_impact(const Params& p, double omega_before) {
   const PrismGeometry& g = p.geometry;
   const double b = g.face_width, h = g.apothem, m = p.mass, j = p.mass * g.j_c;
   // Delassus matrix of the contact at B, r_CB = (b/2)τ − h n, contact axes (n, τ)

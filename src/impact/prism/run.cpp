@@ -24,7 +24,7 @@ enum class PrismEvent {
 // the next edge (§3).
 class PrismModel : public HybridModel<PrismEvent> {
  public:
-  PrismModel(const PrismParams& p, const PrismRunOptions& o)
+  PrismModel(const Params& p, const Options& o)
       : p_(p),
         o_(o),
         alpha_(p.geometry.alpha),
@@ -46,7 +46,7 @@ class PrismModel : public HybridModel<PrismEvent> {
     // contact phase (2.1): λ̈ = θ̈ = −Ω² sin(α + β − λ)
     Phase<PrismEvent> ph;
     const double omega_sq = omega_sq_, ab = alpha_ + p_.slope, mg = mg_;
-    const PrismParams& p = p_;
+    const Params& p = p_;
     ph.rhs = [omega_sq, ab](double, const State& s, State& ds) {
       ds.resize(2);
       ds << s[1], -omega_sq * std::sin(ab - s[0]);
@@ -91,7 +91,7 @@ class PrismModel : public HybridModel<PrismEvent> {
     if (!std::isfinite(r_.min_normal_ratio)) r_.min_normal_ratio = 0.0;
   }
 
-  PrismRunResult take() { return std::move(r_); }
+  Result take() { return std::move(r_); }
 
  private:
   // faces rolled, L_p (4.2)
@@ -197,16 +197,16 @@ class PrismModel : public HybridModel<PrismEvent> {
     return violation_at_start(t, y, "after impact");
   }
 
-  const PrismParams& p_;
-  const PrismRunOptions& o_;
+  const Params& p_;
+  const Options& o_;
   const double alpha_, omega_sq_, mg_;
   int k_ = 0;  // completed impacts
-  PrismRunResult r_;
+  Result r_;
 };
 
 }  // namespace
 
-PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o) {
+Result run_prism(const Params& p, const Options& o) {
   PrismModel model(p, o);
   State y(2);
   y << o.lambda0, 0.0 - o.omega0;

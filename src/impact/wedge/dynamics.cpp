@@ -7,7 +7,7 @@ namespace granular::wedge {
 
 namespace {
 
-double angle(const WedgeParams& p, Wall w) {
+double angle(const Params& p, Wall w) {
   return w == Wall::right ? p.theta_right() : p.theta_left();
 }
 
@@ -35,7 +35,7 @@ void fly(double t, double& x, double& y, double& vx, double& vy) {
   vy -= t;
 }
 
-std::optional<Flight> next_flight(const WedgeParams& p, Wall from, double x_k, WallVelocity v) {
+std::optional<Flight> next_flight(const Params& p, Wall from, double x_k, WallVelocity v) {
   const double ti = angle(p, from), si = std::sin(ti), ci = std::cos(ti);
   const double y_k = std::tan(ti) * x_k;
   const double vx = -si * v.vn + ci * v.vt;  // constant in flight
@@ -68,7 +68,7 @@ std::optional<Flight> next_flight(const WedgeParams& p, Wall from, double x_k, W
   return best;
 }
 
-std::optional<Flight> first_hit(const WedgeParams& p, double x, double y, double vx, double vy) {
+std::optional<Flight> first_hit(const Params& p, double x, double y, double vx, double vy) {
   std::optional<Flight> best;
   for (Wall w : {Wall::left, Wall::right}) {
     const double th = angle(p, w), s = std::sin(th), c = std::cos(th);

@@ -7,14 +7,14 @@
 
 namespace granular::wedge {
 
-double tangential_restitution(const WedgeParams& p, double ratio) {
+double tangential_restitution(const Params& p, double ratio) {
   if (p.law == TangentialLaw::none || ratio == 0.0) return 1.0;  // u_t = 0: nothing to change
   if (p.law == TangentialLaw::large_kappa)
     return impulse::clamp_restitution(impulse::large_kappa_restitution(p.e_n, p.mu, ratio));
   return impulse::tabulated_restitution(p.table, p.e_n, p.mu, ratio);
 }
 
-bool collide(const WedgeParams& p, double theta, WallVelocity v, double w, double wall_v,
+bool collide(const Params& p, double theta, WallVelocity v, double w, double wall_v,
              Collision& out) {
   const double vbn = wall_v * std::cos(theta), vbt = wall_v * std::sin(theta);
   const double un = v.vn - vbn;      // < 0 on approach

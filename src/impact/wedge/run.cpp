@@ -22,7 +22,7 @@ double energy(const State& y) { return 0.5 * (y[kVx] * y[kVx] + y[kVy] * y[kVy])
 // solver), each collision is the event, its rules and the FBRPA draw the transition.
 class WedgeModel : public HybridModel<WedgeEvent> {
  public:
-  WedgeModel(const WedgeParams& p, const WedgeRunOptions& o) : p_(p), o_(o) {}
+  WedgeModel(const Params& p, const Options& o) : p_(p), o_(o) {}
 
   std::optional<Stop> start(double, State& y, DriverContext&) override {
     out_.energy_initial = energy(y);
@@ -91,7 +91,7 @@ class WedgeModel : public HybridModel<WedgeEvent> {
     out_.energy_final = energy(o.y);
   }
 
-  WedgeRun take() { return out_; }
+  Result take() { return out_; }
 
  private:
   static Stop escaped() {
@@ -99,9 +99,9 @@ class WedgeModel : public HybridModel<WedgeEvent> {
             "no flight ends on a wall: the disk leaves the wedge (tilt beyond the critical one)"};
   }
 
-  const WedgeParams& p_;
-  const WedgeRunOptions& o_;
-  WedgeRun out_;
+  const Params& p_;
+  const Options& o_;
+  Result out_;
   Flight flight_{};
   Wall wall_ = Wall::left;
   bool first_done_ = false;
@@ -110,7 +110,7 @@ class WedgeModel : public HybridModel<WedgeEvent> {
 
 }  // namespace
 
-WedgeRun run_wedge(const WedgeParams& p, const WedgeRunOptions& o) {
+Result run_wedge(const Params& p, const Options& o) {
   WedgeModel model(p, o);
   State y(kSize);
   y << o.release_x, o.release_height, 0.0, 0.0, 0.0;

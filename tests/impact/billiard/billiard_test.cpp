@@ -116,8 +116,8 @@ TEST(BilliardImpact, NeverGainsEnergyInRandomImpacts) {
 }
 
 // A model of the elastic, frictionless, undriven billiard without drag.
-BilliardModel elastic_model(BoundaryShape shape) {
-  BilliardModel m;
+Params elastic_model(BoundaryShape shape) {
+  Params m;
   m.boundary.shape = shape;
   m.boundary.has_ceiling = true;
   m.boundary.ceiling = 0.12;
@@ -138,7 +138,7 @@ TEST(BilliardRun, ElasticFrictionlessBilliardConservesEnergy) {
   for (BoundaryShape shape :
        {BoundaryShape::parabola, BoundaryShape::wedge, BoundaryShape::hyperbola}) {
     for (Scheme scheme : {Scheme::rk4, Scheme::dopri5}) {
-      BilliardModel m = elastic_model(shape);
+      Params m = elastic_model(shape);
       m.driver.ode.scheme = scheme;
       m.driver.ode.max_step = 2e-3;
       BilliardInitial init;
@@ -146,7 +146,7 @@ TEST(BilliardRun, ElasticFrictionlessBilliardConservesEnergy) {
       init.q2 = 0.06;
       init.v1 = 0.3;
       init.spin = 50.0;
-      const BilliardResult r = run_billiard(m, init);
+      const Result r = run_billiard(m, init);
       ASSERT_EQ(r.status, RunStatus::completed);
       ASSERT_EQ(r.collisions.size(), 800u);
       const double e0 = billiard_energy(m, {init.v1, init.v2}, init.spin, init.q2);
@@ -163,7 +163,7 @@ TEST(BilliardRun, ElasticFrictionlessBilliardConservesEnergy) {
 TEST(BilliardRun, MirrorSymmetry) {
   for (BoundaryShape shape :
        {BoundaryShape::parabola, BoundaryShape::wedge, BoundaryShape::hyperbola}) {
-    BilliardModel m;
+    Params m;
     m.boundary.shape = shape;
     m.boundary.has_ceiling = true;
     m.boundary.ceiling = 0.12;
@@ -176,14 +176,14 @@ TEST(BilliardRun, MirrorSymmetry) {
     init.q2 = 0.03;
     init.v1 = 0.2;
     init.spin = 30.0;
-    BilliardModel mirror_model = m;
+    Params mirror_model = m;
     mirror_model.drive.amplitude = -m.drive.amplitude;
     BilliardInitial mirror = init;
     mirror.q1 = -init.q1;
     mirror.v1 = -init.v1;
     mirror.spin = -init.spin;
-    const BilliardResult a = run_billiard(m, init);
-    const BilliardResult b = run_billiard(mirror_model, mirror);
+    const Result a = run_billiard(m, init);
+    const Result b = run_billiard(mirror_model, mirror);
     ASSERT_EQ(a.collisions.size(), b.collisions.size());
     ASSERT_EQ(a.collisions.size(), 60u);
     for (std::size_t n = 0; n < a.collisions.size(); ++n) {
@@ -203,7 +203,7 @@ TEST(BilliardRun, MirrorSymmetry) {
 // sideways, accumulates impacts before the accumulation time; the last impact is plastic and
 // the ball goes on in persistent contact, ending up rolling on the floor (u_s = 0, q2 = b).
 TEST(BilliardContact, AccumulatingImpactsSwitchToPersistentContact) {
-  BilliardModel m;
+  Params m;
   m.boundary.shape = BoundaryShape::flat;
   m.boundary.c = 0.0;
   m.ball = paper_ball();
@@ -218,7 +218,7 @@ TEST(BilliardContact, AccumulatingImpactsSwitchToPersistentContact) {
   BilliardInitial init;
   init.q2 = m.ball.radius + 0.01;
   init.v1 = 0.2;
-  const BilliardResult r = run_billiard(m, init);
+  const Result r = run_billiard(m, init);
   EXPECT_EQ(r.status, RunStatus::time_limit);
   EXPECT_GE(r.zeno_switches, 1);
   // the accumulation time of e = 0.5 from a 1 cm drop: t0 (1 + 2e/(1 − e))
@@ -239,7 +239,7 @@ TEST(BilliardContact, AccumulatingImpactsSwitchToPersistentContact) {
 }
 
 // The ball placed on the surface: centre = foot + b c2, velocity u_t c1 (static wall).
-BilliardInitial placed(const BilliardModel& m, Surface s, double foot, double u_t, double spin) {
+BilliardInitial placed(const Params& m, Surface s, double foot, double u_t, double spin) {
   const BilliardOnSurface on{s, foot, u_t, spin};
   const State y = billiard_from_surface(m, 0.0, on);
   BilliardInitial init;
@@ -252,8 +252,8 @@ BilliardInitial placed(const BilliardModel& m, Surface s, double foot, double u_
 }
 
 // A static, drag-free model for the contact tests.
-BilliardModel static_model(BoundaryShape shape, double mu_static, double mu_kinetic) {
-  BilliardModel m;
+Params static_model(BoundaryShape shape, double mu_static, double mu_kinetic) {
+  Params m;
   m.boundary.shape = shape;
   m.ball = paper_ball();
   m.law.mu_static = mu_static;
@@ -268,12 +268,12 @@ BilliardModel static_model(BoundaryShape shape, double mu_static, double mu_kine
 // large): it never slips (u_s = 0), and with no drag its energy, translational + rotational +
 // potential, is conserved, as rolling friction does no work.
 TEST(BilliardContact, RollsInAStaticParabolaConservingEnergy) {
-  BilliardModel m = static_model(BoundaryShape::parabola, 10.0, 10.0);
+  Params m = static_model(BoundaryShape::parabola, 10.0, 10.0);
   m.driver.t_end = 1.0;
   m.driver.sample_interval = 0.01;
   const double u0 = 0.05;
   const BilliardInitial init = placed(m, Surface::floor, 0.0, u0, -u0 / m.ball.radius);
-  const BilliardResult r = run_billiard(m, init);
+  const Result r = run_billiard(m, init);
   EXPECT_EQ(r.status, RunStatus::time_limit);
   ASSERT_EQ(r.contact_phases.size(), 1u);
   EXPECT_EQ(r.contact_phases[0].mode, BilliardContactMode::roll);
@@ -305,12 +305,12 @@ TEST(BilliardContact, RollsInAStaticParabolaConservingEnergy) {
 // integration is exact up to rounding.
 TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
   for (double slope : {3.0, 1.85}) {
-    BilliardModel m = static_model(BoundaryShape::wedge, 0.61, 0.47);
+    Params m = static_model(BoundaryShape::wedge, 0.61, 0.47);
     m.boundary.slope = slope;
     m.driver.t_end = 0.05;
     m.driver.sample_interval = 0.05;
     const BilliardInitial init = placed(m, Surface::wedge_right, 0.05, 0.0, 0.0);
-    const BilliardResult r = run_billiard(m, init);
+    const Result r = run_billiard(m, init);
     EXPECT_EQ(r.status, RunStatus::time_limit);
     ASSERT_EQ(r.contact_phases.size(), 1u);
     const bool slides = slope > 3.5 * m.law.mu_static;
@@ -341,13 +341,13 @@ TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
 // reaches zero first at ωt* = π + asin(g cot z / (Aω²)); the lift-off event locates t*, and the
 // foot is where u_t = −g sin z t − (w(t) − w(0)) cos z, integrated, puts it.
 TEST(BilliardContact, LiftsOffWhenTheWallAcceleratesAway) {
-  BilliardModel m = static_model(BoundaryShape::wedge, 0.0, 0.0);
+  Params m = static_model(BoundaryShape::wedge, 0.0, 0.0);
   m.drive = {0.0254, 2.0 * kPi * 5.8};
   m.driver.t_end = 0.5;
   m.max_collisions = 1;
   const double s0 = 0.08;
   const BilliardInitial init = placed(m, Surface::wedge_right, s0, 0.0, 0.0);
-  const BilliardResult r = run_billiard(m, init);
+  const Result r = run_billiard(m, init);
   // it slides down, then up as the wall swings back (u_t changes sign: a reversal), then
   // lifts off
   ASSERT_EQ(r.contact_phases.size(), 2u);
@@ -384,7 +384,7 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
   };
   for (const Case& c :
        {Case{BoundaryShape::hyperbola, 5.8, 1000}, Case{BoundaryShape::parabola, 4.5, 2300}}) {
-    BilliardModel m;
+    Params m;
     m.boundary.shape = c.shape;
     m.boundary.has_ceiling = true;
     m.boundary.ceiling = 0.15;
@@ -397,7 +397,7 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
     m.max_collisions = c.collisions;
     BilliardInitial init;
     init.q2 = resting_height(m, 0.0) + 1e-3;
-    const BilliardResult r = run_billiard(m, init);
+    const Result r = run_billiard(m, init);
     EXPECT_EQ(r.status, RunStatus::completed) << r.fallback;
     EXPECT_EQ(static_cast<long long>(r.collisions.size()), c.collisions);
     EXPECT_GE(r.zeno_switches, 1);
@@ -410,7 +410,7 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
 
 // With e = 1 below its threshold, the same ball never collapses: it keeps bouncing.
 TEST(BilliardRun, LowVelocityRulePreventsCollapse) {
-  BilliardModel m;
+  Params m;
   m.boundary.shape = BoundaryShape::parabola;
   m.ball = paper_ball();
   m.law = paper_law();
@@ -418,7 +418,7 @@ TEST(BilliardRun, LowVelocityRulePreventsCollapse) {
   m.max_collisions = 300;
   BilliardInitial init;
   init.q2 = resting_height(m, 0.0) + 1e-3;
-  const BilliardResult r = run_billiard(m, init);
+  const Result r = run_billiard(m, init);
   EXPECT_EQ(r.status, RunStatus::completed);
   EXPECT_GT(r.low_velocity, 0);
 }

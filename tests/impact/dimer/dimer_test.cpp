@@ -12,8 +12,8 @@ namespace {
 
 constexpr double kPi = 3.141592653589793;
 
-DimerParams plate_dimer(double aspect_ratio, double frequency, double gamma) {
-  DimerParams p;
+Params plate_dimer(double aspect_ratio, double frequency, double gamma) {
+  Params p;
   p.m_b = 3.5e-3;
   p.r = 4.75e-3;
   p.l = 2.0 * (aspect_ratio - 1.0) * p.r;
@@ -26,8 +26,8 @@ DimerParams plate_dimer(double aspect_ratio, double frequency, double gamma) {
   return p;
 }
 
-DimerRunOptions options(const DimerParams& p, double t_end) {
-  DimerRunOptions o;
+Options options(const Params& p, double t_end) {
+  Options o;
   o.driver.ode.step = 2.0 * kPi / p.omega / 2000.0;
   o.driver.t_end = t_end;
   o.average_from = 0.5 * t_end;
@@ -36,7 +36,7 @@ DimerRunOptions options(const DimerParams& p, double t_end) {
 }
 
 // A flat dimer on the plate at t = 0, moving with it.
-State flat_on_plate(const DimerParams& p) {
+State flat_on_plate(const Params& p) {
   State y = State::Zero(6);
   y[1] = p.r + plate_motion(p, 0.0).y;
   y[4] = plate_motion(p, 0.0).v;
@@ -46,8 +46,8 @@ State flat_on_plate(const DimerParams& p) {
 // Spec §6.7: at Γ < 1 the flat dimer never lifts off, carries m(g + ÿ_p)/2 on each tip and
 // does not drift.
 TEST(DimerContact, FlatBelowOneGNeverLiftsOff) {
-  const DimerParams p = plate_dimer(3.9, 25.0, 0.9);
-  const DimerRun r = run_dimer(p, flat_on_plate(p), options(p, 0.2));
+  const Params p = plate_dimer(3.9, 25.0, 0.9);
+  const Result r = run_dimer(p, flat_on_plate(p), options(p, 0.2));
   EXPECT_EQ(r.status, RunStatus::completed);
   EXPECT_TRUE(r.impacts.empty());
   for (const DimerPhase& ph : r.phases) EXPECT_EQ(ph.mode, TipMode::stick);
@@ -70,9 +70,9 @@ TEST(DimerContact, FlatBelowOneGNeverLiftsOff) {
 // ωt = π + asin(1/Γ) in the first period, both tips together.
 TEST(DimerContact, LiftoffWherePlateAccelerationIsMinusG) {
   const double gamma = 1.4;
-  const DimerParams p = plate_dimer(3.9, 25.0, gamma);
-  DimerRunOptions o = options(p, 0.03);
-  const DimerRun r = run_dimer(p, flat_on_plate(p), o);
+  const Params p = plate_dimer(3.9, 25.0, gamma);
+  Options o = options(p, 0.03);
+  const Result r = run_dimer(p, flat_on_plate(p), o);
   const double t_lift = (kPi + std::asin(1.0 / gamma)) / p.omega;
   int found = 0;
   for (const DimerPhase& ph : r.phases) {
@@ -94,11 +94,11 @@ TEST(DimerContact, LiftoffWherePlateAccelerationIsMinusG) {
 // the bouncing end at Ar = 3.9 and away from it at Ar = 5.7 (paper: +8.7 and −6.7 mm/s).
 TEST(DimerRun, DriftChangesSignBetweenAr39And57) {
   const double h0 = 0.25e-3, theta0 = 5.0 * kPi / 180.0;
-  const DimerParams short_dimer = plate_dimer(3.9, 25.0, 0.9);
-  const DimerRun a = run_dimer(short_dimer, dimer_initial_state(short_dimer, h0, theta0),
-                               options(short_dimer, 1.0));
-  const DimerParams long_dimer = plate_dimer(5.7, 25.0, 0.9);
-  const DimerRun b =
+  const Params short_dimer = plate_dimer(3.9, 25.0, 0.9);
+  const Result a = run_dimer(short_dimer, dimer_initial_state(short_dimer, h0, theta0),
+                             options(short_dimer, 1.0));
+  const Params long_dimer = plate_dimer(5.7, 25.0, 0.9);
+  const Result b =
       run_dimer(long_dimer, dimer_initial_state(long_dimer, h0, theta0), options(long_dimer, 1.0));
   EXPECT_EQ(a.status, RunStatus::completed);
   EXPECT_EQ(b.status, RunStatus::completed);
@@ -113,13 +113,13 @@ TEST(DimerRun, DriftChangesSignBetweenAr39And57) {
 // arms it). A flat dimer on a still plate released upwards at 5e-5 m/s: hop 2v/g = 1.02e-5 s,
 // step 2e-5 s. Before the fix the tips sank until the next output time (d ≈ −5e-6 m there).
 TEST(DimerContact, ShortHopDoesNotTunnelIntoThePlate) {
-  DimerParams p = plate_dimer(3.9, 50.0, 0.0);
-  DimerRunOptions o = options(p, 5e-3);
+  Params p = plate_dimer(3.9, 50.0, 0.0);
+  Options o = options(p, 5e-3);
   o.driver.ode.step = 2e-5;
   const double v = 5e-5;
   State y = flat_on_plate(p);
   y[4] += v;
-  const DimerRun r = run_dimer(p, y, o);
+  const Result r = run_dimer(p, y, o);
   EXPECT_EQ(r.status, RunStatus::completed);
   ASSERT_FALSE(r.impacts.empty());
   EXPECT_NEAR(r.impacts.front().t, 2.0 * v / p.g, 1e-9);
@@ -134,7 +134,7 @@ TEST(DimerContact, ShortHopDoesNotTunnelIntoThePlate) {
 // (steel 7.8e3, glass 1.0e3 kg/m³). Without a rod μ_st(5, 0) = 0.230, which does not round to
 // 0.24; a glass rod of 3–5 mm diameter gives 0.235–0.244 (docs/dimer.md, "rod").
 TEST(DimerModel, StickCoefficientAtAr5NeedsARod) {
-  DimerParams p = plate_dimer(5.0, 25.0, 0.9);
+  Params p = plate_dimer(5.0, 25.0, 0.9);
   p.m_b = 7.8e3 * 4.0 / 3.0 * kPi * p.r * p.r * p.r;
   EXPECT_NEAR(dimer_mu_stick_single(p, 0.0), 0.2299, 5e-4);
   const auto rod = [&](double d) { return 1.0e3 * kPi * d * d / 4.0 * (p.l - 2.0 * p.r); };
@@ -151,8 +151,8 @@ TEST(DimerModel, StickCoefficientAtAr5NeedsARod) {
 // θ₀ = 8°) lands in the drift basin in our model; the basins are interleaved on a 0.1 mm /
 // 0.1° scale (docs/dimer.md), so the test starts from a neighbouring point, h₀ = 10.1 mm.
 TEST(DimerRun, JumpModeAt50HzFromANeighbouringStart) {
-  const DimerParams p = plate_dimer(3.9, 50.0, 0.9);
-  const DimerRun r =
+  const Params p = plate_dimer(3.9, 50.0, 0.9);
+  const Result r =
       run_dimer(p, dimer_initial_state(p, 10.1e-3, 8.0 * kPi / 180.0), options(p, 1.0));
   EXPECT_EQ(r.status, RunStatus::completed);
   EXPECT_EQ(r.motion, DimerMotion::jump);
@@ -165,9 +165,9 @@ TEST(DimerRun, JumpModeAt50HzFromANeighbouringStart) {
 // exists (here from θ₀ = 12.5°; the paper's 12° lands on a jump mode without a rod, on the
 // zero-drift mode with a 3–5 mm glass rod, docs/dimer.md).
 TEST(DimerRun, SinglePendulumAtAr65HasNoDrift) {
-  const DimerParams p = plate_dimer(6.5, 25.0, 0.9);
-  DimerRunOptions o = options(p, 2.0);
-  const DimerRun r = run_dimer(p, dimer_initial_state(p, 2.25e-3, 12.5 * kPi / 180.0), o);
+  const Params p = plate_dimer(6.5, 25.0, 0.9);
+  Options o = options(p, 2.0);
+  const Result r = run_dimer(p, dimer_initial_state(p, 2.25e-3, 12.5 * kPi / 180.0), o);
   EXPECT_EQ(r.status, RunStatus::completed);
   EXPECT_EQ(r.motion, DimerMotion::drift);
   EXPECT_LT(std::fabs(r.drift_to_bouncing_end), 0.5e-3);

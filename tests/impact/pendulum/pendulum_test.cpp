@@ -22,14 +22,14 @@ State paper_start() {
   return y;
 }
 
-PendulumParams paper_params(double mu) {
-  PendulumParams p;
+Params paper_params(double mu) {
+  Params p;
   p.mu = mu;
   return p;
 }
 
-PendulumRunOptions paper_options(double t_end) {
-  PendulumRunOptions o;
+Options paper_options(double t_end) {
+  Options o;
   o.driver.t_end = t_end;
   o.driver.ode.step = 1e-4;
   o.driver.zeno.min_speed = 1e-2;
@@ -37,8 +37,7 @@ PendulumRunOptions paper_options(double t_end) {
 }
 
 // a state at (ψ1, ψ2) with contact velocities (s0, c0): ω = J⁻¹(s0, c0)
-State with_contact_velocity(const PendulumParams& p, double psi1, double psi2, double s0,
-                            double c0) {
+State with_contact_velocity(const Params& p, double psi1, double psi2, double s0, double c0) {
   const ContactJacobian j = pendulum_contact_jacobian(p, psi1, psi2);
   Eigen::Matrix2d m;
   m.row(0) = j.j_s.transpose();
@@ -50,7 +49,7 @@ State with_contact_velocity(const PendulumParams& p, double psi1, double psi2, d
 }
 
 TEST(Pendulum, DelassusClosedFormsMatchTheJacobianForm) {
-  const PendulumParams p;
+  const Params p;
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> angle(-kPi, kPi);
   for (int i = 0; i < 1000; ++i) {
@@ -67,13 +66,13 @@ TEST(Pendulum, DelassusClosedFormsMatchTheJacobianForm) {
 }
 
 TEST(Pendulum, EquilibriumEnergyIsThePapers) {
-  EXPECT_NEAR(pendulum_energy(PendulumParams{}, State::Zero(4)), -40.007, 1e-3);
+  EXPECT_NEAR(pendulum_energy(Params{}, State::Zero(4)), -40.007, 1e-3);
 }
 
 // spec §6 case 2 on the impact map: F̄ = −(1 + k)c0/γ, T̄ = 0, c_f = −k c0,
 // ΔE = −½(1 − k²)c0²/γ (0 for k = 1)
 TEST(Pendulum, FrictionlessImpactClosedForm) {
-  const PendulumParams p;
+  const Params p;
   const State y = with_contact_velocity(p, -0.3, 0.9, 0.7, -1.3);
   for (double k : {0.0, 0.9, 1.0}) {
     const PendulumImpact im = pendulum_impact(p, 0.0, y, k, 0.0);
@@ -90,7 +89,7 @@ TEST(Pendulum, FrictionlessImpactClosedForm) {
 // spec §6 case 3: the table of cases at ψ1* = −16°, f = 0, with ω⁻ = J⁻¹(s0, c0); the
 // impulse values themselves are checked against hand-derived forms in routh_test.cpp
 TEST(Pendulum, RouthCasesOfTheSpecTable) {
-  const PendulumParams p;
+  const Params p;
   const double psi1 = -16.0 * kPi / 180.0;
   const double psi2 = std::acos((p.D - p.r - p.l1 * std::cos(psi1)) / p.L());
   EXPECT_NEAR(psi2 * 180.0 / kPi, 55.371005, 1e-6);
@@ -128,7 +127,7 @@ TEST(Pendulum, RouthCasesOfTheSpecTable) {
 
 // spec §6 case 6: (25)–(26) hold for the computed H̄, V̄, R̄, P̄
 TEST(Pendulum, JointImpulsesSatisfyTheMomentEquations) {
-  const PendulumParams p = paper_params(0.4);
+  const Params p = paper_params(0.4);
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int i = 0; i < 500; ++i) {
@@ -151,7 +150,7 @@ TEST(Pendulum, JointImpulsesSatisfyTheMomentEquations) {
 // spec §2.7 and §6 case 6: hanging at rest P = (m1 + m2)g, V = −m2 g, H = R = 0; the joint
 // forces satisfy both bodies' moment equations (with damping, torques and contact forces)
 TEST(Pendulum, JointForcesSatisfyTheMomentEquations) {
-  PendulumParams p = paper_params(0.2);
+  Params p = paper_params(0.2);
   const JointForces hanging = pendulum_joint_forces(p, State::Zero(4), Eigen::Vector2d::Zero());
   EXPECT_NEAR(hanging.P, (p.m1 + p.m2) * p.g, 1e-12);
   EXPECT_NEAR(hanging.V, -p.m2 * p.g, 1e-12);
@@ -189,7 +188,7 @@ TEST(Pendulum, JointForcesSatisfyTheMomentEquations) {
 
 // spec §6 case 4: (ψ, ω) → (−ψ, −ω) gives the same F̄, −T̄ and −ω⁺, bit for bit
 TEST(Pendulum, MirrorSymmetryIsBitExact) {
-  const PendulumParams p = paper_params(0.3);
+  const Params p = paper_params(0.3);
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int i = 0; i < 2000; ++i) {
@@ -207,7 +206,7 @@ TEST(Pendulum, MirrorSymmetryIsBitExact) {
 
 // spec §6 case 5: thousands of random impacts (μ, k ∈ [0, 1]) never gain energy
 TEST(Pendulum, ImpactsNeverGainEnergy) {
-  PendulumParams p;
+  Params p;
   std::mt19937_64 rng(2017);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (int i = 0; i < 5000; ++i) {
@@ -227,8 +226,8 @@ TEST(Pendulum, ImpactsNeverGainEnergy) {
 // spec §5 / §6 case 11: 6 impacts with μ = 0 and 10 with μ = 0.15 in [0, 6] s; the first
 // impact is the same for both; friction takes more energy at it; E is constant in flight
 TEST(Pendulum, PaperImpactCounts) {
-  const PendulumRun smooth = run_pendulum(paper_params(0.0), paper_start(), paper_options(6.0));
-  const PendulumRun rough = run_pendulum(paper_params(0.15), paper_start(), paper_options(6.0));
+  const Result smooth = run_pendulum(paper_params(0.0), paper_start(), paper_options(6.0));
+  const Result rough = run_pendulum(paper_params(0.15), paper_start(), paper_options(6.0));
   EXPECT_EQ(smooth.status, RunStatus::completed);
   EXPECT_EQ(rough.status, RunStatus::completed);
   EXPECT_EQ(smooth.impacts.size(), 6u);
@@ -239,7 +238,7 @@ TEST(Pendulum, PaperImpactCounts) {
   ASSERT_FALSE(rough.impacts.empty());
   EXPECT_EQ(smooth.impacts[0].t, rough.impacts[0].t);
   EXPECT_LT(rough.impacts[0].energy_after, smooth.impacts[0].energy_after);
-  for (const PendulumRun* r : {&smooth, &rough}) {
+  for (const Result* r : {&smooth, &rough}) {
     for (const PendulumImpact& im : r->impacts) {
       EXPECT_LT(im.c_before, 0.0);
       EXPECT_LE(im.gap, 0.0);
@@ -259,8 +258,8 @@ TEST(Pendulum, PaperImpactCounts) {
 // spec §6 case 13: μ = 0.15 continued to 8 s accumulates impacts; the run switches to
 // persistent contact and ends at rest on the floor inside the friction cone
 TEST(Pendulum, ZenoEndsAtRestLeaningOnTheFloor) {
-  const PendulumParams p = paper_params(0.15);
-  const PendulumRun r = run_pendulum(p, paper_start(), paper_options(8.0));
+  const Params p = paper_params(0.15);
+  const Result r = run_pendulum(p, paper_start(), paper_options(8.0));
   EXPECT_EQ(r.status, RunStatus::completed);
   ASSERT_TRUE(r.zeno.has_value());
   EXPECT_GT(r.zeno->t, 6.0);
@@ -279,15 +278,15 @@ TEST(Pendulum, ZenoEndsAtRestLeaningOnTheFloor) {
 // "collision" with c0 > 0; the next impact comes after a real flight
 TEST(Pendulum, RestartInsideTheFloorIsNoCollision) {
   for (double mu : {0.0, 0.15}) {
-    const PendulumParams p = paper_params(mu);
-    const PendulumRun first = run_pendulum(p, paper_start(), paper_options(1.5));
+    const Params p = paper_params(mu);
+    const Result first = run_pendulum(p, paper_start(), paper_options(1.5));
     ASSERT_EQ(first.impacts.size(), 1u);
     const PendulumImpact& im = first.impacts[0];
     State y(4);
     y << im.psi1, im.psi2, im.omega_after[0], im.omega_after[1];
     y[1] -= 1e-9;  // deeper inside than the event tolerance leaves it
     ASSERT_LT(pendulum_gap(p, y[0], y[1]), 0.0);
-    const PendulumRun r = run_pendulum(p, y, paper_options(1.0));
+    const Result r = run_pendulum(p, y, paper_options(1.0));
     ASSERT_FALSE(r.impacts.empty());
     for (const PendulumImpact& x : r.impacts) EXPECT_LT(x.c_before, 0.0);
     EXPECT_GT(r.impacts[0].t, 0.1);
@@ -296,11 +295,11 @@ TEST(Pendulum, RestartInsideTheFloorIsNoCollision) {
 
 // the adaptive scheme finds the same first impact and the same counts over 6 s
 TEST(Pendulum, AdaptiveSchemeAgrees) {
-  PendulumRunOptions o = paper_options(6.0);
+  Options o = paper_options(6.0);
   o.driver.ode.scheme = Scheme::dopri5;
   o.driver.zeno.min_speed = 2.0 * 9.81 * o.driver.ode.max_step;
-  const PendulumRun fixed = run_pendulum(paper_params(0.15), paper_start(), paper_options(6.0));
-  const PendulumRun adaptive = run_pendulum(paper_params(0.15), paper_start(), o);
+  const Result fixed = run_pendulum(paper_params(0.15), paper_start(), paper_options(6.0));
+  const Result adaptive = run_pendulum(paper_params(0.15), paper_start(), o);
   EXPECT_EQ(adaptive.impacts.size(), fixed.impacts.size());
   EXPECT_NEAR(adaptive.impacts[0].t, fixed.impacts[0].t, 1e-9);
   EXPECT_NEAR(adaptive.impacts[0].omega_after[0], fixed.impacts[0].omega_after[0], 1e-6);

@@ -18,8 +18,8 @@ const double kPi = 3.141592653589793238462643383280;
 const double kDeg = kPi / 180.0;
 
 // a steel prism of the paper (§4): a0 = 15 mm, l = 50 mm
-PrismParams steel(int n, double slope_deg = 0.4079) {
-  PrismParams p;
+Params steel(int n, double slope_deg = 0.4079) {
+  Params p;
   p.geometry = prism_geometry(n, 0.015, 0.05);
   p.mass = 7850.0 * p.geometry.area * p.geometry.length;
   p.slope = slope_deg * kDeg;
@@ -29,8 +29,8 @@ PrismParams steel(int n, double slope_deg = 0.4079) {
   return p;
 }
 
-PrismRunOptions release(double lambda0_deg) {
-  PrismRunOptions o;
+Options release(double lambda0_deg) {
+  Options o;
   o.lambda0 = lambda0_deg * kDeg;
   o.driver.ode.scheme = Scheme::dopri5;
   o.driver.ode.step = 1e-4;
@@ -41,7 +41,7 @@ PrismRunOptions release(double lambda0_deg) {
 }
 
 // |θ̇⁻| at the first impact by the energy integral of §2.1, from rest
-double first_impact_speed(const PrismParams& p, double lambda0) {
+double first_impact_speed(const Params& p, double lambda0) {
   const double a = p.geometry.alpha, b = p.slope;
   const double omega_sq = p.gravity * p.geometry.circumradius / p.geometry.j_edge;
   return std::sqrt(2.0 * omega_sq * (std::cos(a + b - lambda0) - std::cos(a + b)));
@@ -64,7 +64,7 @@ TEST(PrismGeometry, ClosedFormMassProperties) {
 // the corrected (2.1) reactions: the static check, and F = m a_C + m g y along the motion,
 // with a_C from finite differences of the position of C about A
 TEST(PrismContact, CorrectedReactionsMatchNewton) {
-  const PrismParams p = steel(22);
+  const Params p = steel(22);
   const double mg = p.mass * p.gravity, a = p.geometry.alpha, be = p.slope;
   const EdgeReaction rest = edge_reaction(p, a + be, 0.0);
   EXPECT_NEAR(rest.normal, mg * std::cos(be), 1e-12 * mg);
@@ -94,10 +94,10 @@ TEST(PrismContact, CorrectedReactionsMatchNewton) {
 // θ̇⁻ at the first impact from the located event against the §2.1 energy integral (§6.2)
 TEST(PrismContact, FirstImpactSpeedMatchesEnergyIntegral) {
   for (auto [slope, lambda0] : {std::pair{0.4079, 5.322}, std::pair{0.3702, 7.2}}) {
-    const PrismParams p = steel(22, slope);
-    PrismRunOptions o = release(lambda0);
+    const Params p = steel(22, slope);
+    Options o = release(lambda0);
     o.driver.max_events = 1;
-    const PrismRunResult r = run_prism(p, o);
+    const Result r = run_prism(p, o);
     ASSERT_EQ(r.impacts.size(), 1u);
     EXPECT_NEAR(-r.impacts[0].omega_before, first_impact_speed(p, lambda0 * kDeg), 1e-8);
     EXPECT_EQ(r.status, RunStatus::event_limit);
@@ -110,7 +110,7 @@ TEST(PrismContact, FirstImpactSpeedMatchesEnergyIntegral) {
 // e = 0; B sticks and A lifts off (§6.3)
 TEST(PrismPointImpact, ClassicKappaClosedForm) {
   for (int n : {4, 6, 22, 30, 38}) {
-    PrismParams p = steel(n);
+    Params p = steel(n);
     p.mu_s = 10.0;
     p.mu_slip = 10.0;
     const double c = std::cos(2.0 * kPi / n);
@@ -128,13 +128,13 @@ TEST(PrismPointImpact, ClassicKappaClosedForm) {
 
 // κ of the line model depends only on N (§0, §6.4): not on m, l, a0 (size) or |ω0|
 TEST(PrismLineImpact, KappaIndependentOfMassLengthSizeAndSpeed) {
-  const PrismParams base = steel(22);
+  const Params base = steel(22);
   const double kappa = line_impact(base, -3.0).kappa;
-  PrismParams heavy = base;
+  Params heavy = base;
   heavy.mass *= 37.0;
-  PrismParams longer = base;
+  Params longer = base;
   longer.geometry = prism_geometry(22, 0.015, 0.4);
-  PrismParams small = base;
+  Params small = base;
   small.geometry = prism_geometry(22, 0.002, 0.05);
   EXPECT_NEAR(line_impact(heavy, -3.0).kappa, kappa, 1e-10);
   EXPECT_NEAR(line_impact(longer, -3.0).kappa, kappa, 1e-10);
@@ -148,7 +148,7 @@ TEST(PrismLineImpact, KappaIndependentOfMassLengthSizeAndSpeed) {
 // the time-domain Winkler penalty form gives the same κ for any stiffness K (§2.3), and its
 // duration scales as √(m/(K b l))
 TEST(PrismLineImpact, KappaIndependentOfStiffness) {
-  const PrismParams p = steel(22);
+  const Params p = steel(22);
   const double kappa = line_impact(p, -3.0).kappa;
   const TimeDomainImpact soft = line_impact_time_domain(p, -3.0, 1e8);
   const TimeDomainImpact hard = line_impact_time_domain(p, -3.0, 1e12);
@@ -163,9 +163,9 @@ TEST(PrismLineImpact, KappaIndependentOfStiffness) {
 TEST(PrismLineImpact, KappaIndependentOfSlopeInARun) {
   const double kappa = line_impact(steel(30), -1.0).kappa;
   for (double slope : {0.3702, 0.4079, 2.0}) {
-    PrismRunOptions o = release(5.0);
+    Options o = release(5.0);
     o.driver.max_events = 20;
-    const PrismRunResult r = run_prism(steel(30, slope), o);
+    const Result r = run_prism(steel(30, slope), o);
     ASSERT_EQ(r.impacts.size(), 20u)
         << name_of(run_status_names, r.status) << " " << r.reason << ": " << r.detail;
     for (const PrismImpactRecord& i : r.impacts) EXPECT_NEAR(i.kappa, kappa, 1e-10);
@@ -179,7 +179,7 @@ TEST(PrismLineImpact, KappaIndependentOfSlopeInARun) {
 // gained
 TEST(PrismLineImpact, StaysDsIAndPivotsOnB) {
   for (int n : {4, 6, 8, 12, 22, 30, 38, 100}) {
-    PrismParams p = steel(n);
+    Params p = steel(n);
     p.mu_s = p.mu_slip = 10.0;  // sticking throughout, as §2.4 assumes
     const double omega0 = -2.0, b = p.geometry.face_width;
     const LineImpactResult r = line_impact(p, omega0);
@@ -202,7 +202,7 @@ TEST(PrismLineImpact, StaysDsIAndPivotsOnB) {
 // the invariant ½mu² + ½J'ω² + l∫ζ² = ½J_Aω0² holds at every sample, and the energy lost is
 // the layer energy discarded at termination, (1 − κ²)·½J_Aω0² (§2.3, §6.4)
 TEST(PrismLineImpact, EnergyInvariantDuringImpact) {
-  const PrismParams p = steel(22);
+  const Params p = steel(22);
   const double omega0 = -4.0;
   std::vector<LineImpactSample> trace;
   const LineImpactResult r = line_impact(p, omega0, {}, &trace);
@@ -227,7 +227,7 @@ TEST(PrismLineImpact, EnergyInvariantDuringImpact) {
 // so no energy is gained and the invariant (with the friction work) still holds
 TEST(PrismLineImpact, SlipNeverGainsEnergy) {
   for (double mu : {0.0, 0.01, 0.03}) {
-    PrismParams p = steel(22);
+    Params p = steel(22);
     p.mu_s = mu;
     p.mu_slip = mu;
     const LineImpactResult r = line_impact(p, -3.0);
@@ -244,11 +244,11 @@ TEST(PrismLineImpact, SlipNeverGainsEnergy) {
 // never gained anywhere: the run's energy series never rises
 TEST(PrismRun, RecurrenceAndEnergyNeverGained) {
   for (PrismImpactModel model : {PrismImpactModel::line, PrismImpactModel::point}) {
-    PrismParams p = steel(22, 0.3702);
+    Params p = steel(22, 0.3702);
     p.impact = model;
-    PrismRunOptions o = release(7.2);
+    Options o = release(7.2);
     o.driver.max_events = 40;
-    const PrismRunResult r = run_prism(p, o);
+    const Result r = run_prism(p, o);
     ASSERT_EQ(r.impacts.size(), 40u);
     const double kappa =
         model == PrismImpactModel::line ? line_impact(p, -1.0).kappa : classic_kappa(22);
@@ -268,10 +268,10 @@ TEST(PrismRun, RecurrenceAndEnergyNeverGained) {
 
 // L_p(t) = Nθ/(2π) (4.2): at the k-th impact L_p = λ0/(2α) + k − 1, and it never decreases
 TEST(PrismRun, RolledDistanceCountsFaces) {
-  const PrismParams p = steel(30);
-  PrismRunOptions o = release(5.322);
+  const Params p = steel(30);
+  Options o = release(5.322);
   o.driver.max_events = 10;
-  const PrismRunResult r = run_prism(p, o);
+  const Result r = run_prism(p, o);
   ASSERT_EQ(r.impacts.size(), 10u);
   const double first = 5.322 * kDeg / (2.0 * p.geometry.alpha);
   for (std::size_t k = 0; k < r.impacts.size(); ++k) EXPECT_NEAR(r.impacts[k].lp, first + k, 1e-12);
@@ -285,45 +285,45 @@ TEST(PrismRun, RolledDistanceCountsFaces) {
 // stalls, a release past α + β does not roll, a slow-impact floor stops it as at rest, the
 // ramp end stops it, and the steel ramp (μ_s = 0.08) makes N = 22 slip (§5)
 TEST(PrismRun, TerminationIsDetectedAndReported) {
-  const PrismParams p = steel(22);
+  const Params p = steel(22);
   {
-    const PrismRunResult r = run_prism(p, release(5.0));
+    const Result r = run_prism(p, release(5.0));
     EXPECT_EQ(r.status, RunStatus::model_stop) << r.detail;
     EXPECT_EQ(r.reason, "stalled") << r.detail;
     EXPECT_EQ(r.impacts.size(), 1u);
   }
   {
-    const PrismRunResult r = run_prism(p, release(12.0));
+    const Result r = run_prism(p, release(12.0));
     EXPECT_EQ(r.status, RunStatus::model_stop);
     EXPECT_EQ(r.reason, "does_not_roll");
     EXPECT_TRUE(r.impacts.empty());
   }
   {
-    PrismRunOptions o = release(7.2);
+    Options o = release(7.2);
     o.driver.zeno.min_speed = 1.0;
-    const PrismRunResult r = run_prism(p, o);
+    const Result r = run_prism(p, o);
     EXPECT_EQ(r.status, RunStatus::zeno);
     EXPECT_EQ(r.reason, "at_rest");
   }
   {
-    PrismRunOptions o = release(7.2);
+    Options o = release(7.2);
     o.ramp_length = 0.05;
-    const PrismRunResult r = run_prism(p, o);
+    const Result r = run_prism(p, o);
     EXPECT_EQ(r.status, RunStatus::completed);
     EXPECT_EQ(r.reason, "ramp_end");
     EXPECT_EQ(static_cast<double>(r.impacts.size()), std::ceil(0.05 / p.geometry.face_width));
   }
   {
-    PrismParams on_steel = steel(22, 0.3792);
+    Params on_steel = steel(22, 0.3792);
     on_steel.mu_s = 0.08;
     on_steel.mu_slip = 0.08;
-    const PrismRunResult r = run_prism(on_steel, release(7.2));
+    const Result r = run_prism(on_steel, release(7.2));
     EXPECT_EQ(r.status, RunStatus::model_stop) << r.detail;
     EXPECT_EQ(r.reason, "slip") << r.detail;
-    PrismRunOptions report = release(7.2);
+    Options report = release(7.2);
     report.stop_on_violation = false;
     report.driver.max_events = 30;
-    const PrismRunResult r2 = run_prism(on_steel, report);
+    const Result r2 = run_prism(on_steel, report);
     EXPECT_EQ(r2.status, RunStatus::event_limit);
     EXPECT_GT(r2.slip_violations, 0);
     EXPECT_GT(r2.max_contact_demand, 0.08);

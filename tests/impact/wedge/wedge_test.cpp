@@ -22,8 +22,8 @@ namespace {
 
 constexpr double kPi = 3.141592653589793;
 
-WedgeParams wedge(double aperture_deg, double tilt_deg) {
-  WedgeParams p;
+Params wedge(double aperture_deg, double tilt_deg) {
+  Params p;
   p.aperture = aperture_deg * kPi / 180.0;
   p.tilt = tilt_deg * kPi / 180.0;
   return p;
@@ -34,7 +34,7 @@ TEST(WedgeMap, FlightMapsAgreeWithADirectParabolaLineIntersection) {
   std::uniform_real_distribution<double> u(0.0, 1.0);
   int checked = 0, cross = 0, same = 0;
   for (int i = 0; i < 20000; ++i) {
-    const WedgeParams p = wedge(60.0 + 100.0 * u(rng), -20.0 + 40.0 * u(rng));
+    const Params p = wedge(60.0 + 100.0 * u(rng), -20.0 + 40.0 * u(rng));
     const Wall from = u(rng) < 0.5 ? Wall::left : Wall::right;
     const double th = from == Wall::right ? p.theta_right() : p.theta_left();
     const double x = (from == Wall::right ? 1.0 : -1.0) * (0.01 + 2.0 * u(rng));
@@ -63,13 +63,13 @@ TEST(WedgeMap, FlightMapsAgreeWithADirectParabolaLineIntersection) {
 }
 
 TEST(WedgeMap, ElasticFrictionlessFixedWallsConserveEnergy) {
-  WedgeParams p = wedge(100.0, 7.0);
+  Params p = wedge(100.0, 7.0);
   p.e_n = 1.0;
   p.law = TangentialLaw::none;
   p.vibrating = false;
-  WedgeRunOptions o;
+  Options o;
   o.collisions = 20000;
-  const WedgeRun r = run_wedge(p, o);
+  const Result r = run_wedge(p, o);
   EXPECT_EQ(r.status, RunStatus::completed) << r.detail;
   EXPECT_EQ(r.collisions, 20000);
   EXPECT_NEAR(r.energy_final, r.energy_initial, 1e-9 * r.energy_initial);
@@ -81,7 +81,7 @@ TEST(WedgeMap, ElasticFrictionlessFixedWallsConserveEnergy) {
 // discretisation error (as integrated collisions can) still gives e_t within it at every ratio,
 // in and beyond the table's range, and the samples within [−1, 1] unchanged.
 TEST(WedgeMap, TangentialRestitutionStaysWithinPlusMinusOne) {
-  WedgeParams p;
+  Params p;
   p.law = TangentialLaw::contact_law;
   p.e_n = 0.8;
   p.mu = 0.1;
@@ -111,7 +111,7 @@ TEST(WedgeMap, TangentialRestitutionStaysWithinPlusMinusOne) {
 TEST(WedgeMap, TheContactLawsTangentialRestitutionHasItsLimits) {
   const ContactParams wall{4.5e6, 0.773 * 4.5e6, 9.84, 0.1};
   const double radius = 0.02, density = 0.0045 / (kPi * radius * radius);
-  WedgeParams p;
+  Params p;
   p.law = TangentialLaw::contact_law;
   p.mu = wall.mu;
   const NormalRestitution nr = linear_dashpot_restitution(wall.k_n, wall.gamma_n, 0.0045);
@@ -167,12 +167,12 @@ TEST(WedgeMap, MirrorImagesRotateOppositeWays) {
   // ω̄(−θ_T) = −ω̄(θ_T): the mirrored wedge with the same random stream is the mirror image
   // (released at the mirrored point); every operation of the map is mirror-symmetric in
   // floating point too (sin, tan odd, cos even), so the mirror image is exact to the bit
-  WedgeRunOptions o, mirrored;
+  Options o, mirrored;
   o.collisions = mirrored.collisions = 40000;
   mirrored.release_x = -o.release_x;
   for (double tilt : {5.0, 15.0}) {
-    const WedgeRun a = run_wedge(wedge(120.0, tilt), o);
-    const WedgeRun b = run_wedge(wedge(120.0, -tilt), mirrored);
+    const Result a = run_wedge(wedge(120.0, tilt), o);
+    const Result b = run_wedge(wedge(120.0, -tilt), mirrored);
     ASSERT_EQ(a.status, RunStatus::completed) << a.detail;
     ASSERT_EQ(b.status, RunStatus::completed) << b.detail;
     EXPECT_NE(a.mean_rotation, 0.0);
@@ -182,13 +182,13 @@ TEST(WedgeMap, MirrorImagesRotateOppositeWays) {
 }
 
 TEST(WedgeMap, RotationVanishesWithoutTiltOrFriction) {
-  WedgeRunOptions o;
+  Options o;
   o.collisions = 200000;
   // symmetric wedge: ω̄ = 0 within noise; |ω̄| at a tilt is far above that noise
   const double level = run_wedge(wedge(120.0, 0.0), o).mean_rotation;
   const double tilted = run_wedge(wedge(120.0, 10.0), o).mean_rotation;
   EXPECT_LT(std::fabs(level), 0.1 * std::fabs(tilted));
-  WedgeParams smooth = wedge(120.0, 10.0);
+  Params smooth = wedge(120.0, 10.0);
   smooth.mu = 0.0;
   EXPECT_EQ(run_wedge(smooth, o).mean_rotation, 0.0);
   std::printf("R w/(A w_b): tilt 0: %.4g, tilt 10 deg: %.4g\n", level, tilted);

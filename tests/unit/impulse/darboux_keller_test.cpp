@@ -13,8 +13,8 @@ namespace {
 
 constexpr double kPi = 3.141592653589793;
 
-DimerParams dimer(double aspect_ratio, double rod_mass = 0.0) {
-  DimerParams p;
+Params dimer(double aspect_ratio, double rod_mass = 0.0) {
+  Params p;
   p.m_b = 3.5e-3;
   p.r = 4.75e-3;
   p.m_r = rod_mass;
@@ -34,7 +34,7 @@ impulse::DkParams dk_params(double e, double mu_s, double mu) {
 }
 
 // A single impact at the left tip of a dimer tilted by theta.
-impulse::DkInput left_impact(const DimerParams& p, double theta, double u_n, double u_t) {
+impulse::DkInput left_impact(const Params& p, double theta, double u_n, double u_t) {
   impulse::DkInput in{};
   dimer_delassus(p, theta, in.w);
   in.in_set[0] = true;
@@ -48,7 +48,7 @@ impulse::DkInput left_impact(const DimerParams& p, double theta, double u_n, dou
 TEST(DimerDelassus, MatchesPaperBCoefficients) {
   for (double ar : {3.1, 3.9, 5.0, 5.7, 6.5, 8.5}) {
     for (double rod : {0.0, 0.3e-3}) {
-      const DimerParams p = dimer(ar, rod);
+      const Params p = dimer(ar, rod);
       for (double deg : {0.0, 2.0, 5.0, 10.0, 15.0}) {
         const double theta = deg * kPi / 180.0;
         const DimerBCoefficients b = dimer_b_coefficients(p, theta);
@@ -69,7 +69,7 @@ TEST(DimerDelassus, MatchesPaperBCoefficients) {
           for (int k = 0; k < 4; ++k) EXPECT_DOUBLE_EQ(w[a][k], w[k][a]);
       }
     }
-    const DimerParams p = dimer(ar);
+    const Params p = dimer(ar);
     const double br = p.l / p.r;
     EXPECT_NEAR(dimer_mu_stick_single(p, 0.0), 2.0 * br / (br * br + 5.6), 1e-12);
   }
@@ -79,7 +79,7 @@ TEST(DimerDelassus, MatchesPaperBCoefficients) {
 
 // Spec §6.2: frictionless single impact, any θ: ḋ⁺ = −e ḋ⁻ and P_n = (1 + e)|ḋ⁻|/W_nn.
 TEST(DimerDarbouxKeller, FrictionlessSingleImpact) {
-  const DimerParams p = dimer(3.9);
+  const Params p = dimer(3.9);
   for (double deg : {-12.0, 0.0, 5.0, 20.0}) {
     const double theta = deg * kPi / 180.0;
     const impulse::DkInput in = left_impact(p, theta, -0.3, 0.05);
@@ -95,7 +95,7 @@ TEST(DimerDarbouxKeller, FrictionlessSingleImpact) {
 // Spec §6.3: constant slip, slope k = W_nn − μ sgn(v_t) W_nt; and the corrected (4.2): at
 // Ar = 3.9, μ = 0.12, a left-tip impact starting with v_t < 0 makes |v_t| grow.
 TEST(DimerDarbouxKeller, ConstantSlipClosedForm) {
-  const DimerParams p = dimer(3.9);
+  const Params p = dimer(3.9);
   const double mu = 0.12, e = 0.65, u_n = -0.2;
   for (double u_t : {0.5, -0.05}) {
     const double theta = 5.0 * kPi / 180.0;
@@ -128,7 +128,7 @@ TEST(DimerDarbouxKeller, ConstantSlipClosedForm) {
 TEST(DimerDarbouxKeller, StickOrReversalMidImpact) {
   const double mu_s = 0.24, mu = 0.12;
   {
-    const DimerParams p = dimer(5.7);
+    const Params p = dimer(5.7);
     ASSERT_LT(dimer_mu_stick_single(p, 0.0), mu_s);
     const impulse::DkResult r =
         impulse::darboux_keller_impact(dk_params(0.65, mu_s, mu), left_impact(p, 0.0, -0.2, 0.005));
@@ -139,7 +139,7 @@ TEST(DimerDarbouxKeller, StickOrReversalMidImpact) {
     EXPECT_LE(std::fabs(r.p_t[0]), mu_s * r.p_n[0]);
   }
   {
-    const DimerParams p = dimer(3.9);
+    const Params p = dimer(3.9);
     ASSERT_GT(dimer_mu_stick_single(p, 0.0), mu_s);
     const impulse::DkResult r =
         impulse::darboux_keller_impact(dk_params(0.65, mu_s, mu), left_impact(p, 0.0, -0.2, 0.005));
@@ -152,7 +152,7 @@ TEST(DimerDarbouxKeller, StickOrReversalMidImpact) {
 // Spec §6.5: a flat dimer dropped on both tips: equal impulses, ẏ_G⁺ = −e ẏ_G⁻, no rotation,
 // no slip (the superstatic stick).
 TEST(DimerDarbouxKeller, SymmetricFlatDrop) {
-  const DimerParams p = dimer(3.9);
+  const Params p = dimer(3.9);
   State y = State::Zero(6);
   y[1] = p.r;
   y[4] = -0.4;
@@ -182,7 +182,7 @@ struct RandomImpact {
 
 RandomImpact random_impact(std::mt19937& rng, double e, double mu_s, double mu, bool both) {
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  const DimerParams p = dimer(3.0 + 2.5 * (unit(rng) + 1.0));
+  const Params p = dimer(3.0 + 2.5 * (unit(rng) + 1.0));
   const double theta = 0.3 * unit(rng);
   State y = State::Zero(6);
   y[2] = theta;

@@ -16,7 +16,7 @@ constexpr double kPi = 3.141592653589793238462643383280;
 
 // W at ψ1* = −16°, ψ2* = arccos((D − r − l1 cos ψ1*)/L), where f = 0 (spec §6 case 3).
 Delassus spec_configuration() {
-  const pendulum::PendulumParams p;
+  const pendulum::Params p;
   const double psi1 = -16.0 * kPi / 180.0;
   const double psi2 = std::acos((p.D - p.r - p.l1 * std::cos(psi1)) / p.L());
   return pendulum::pendulum_delassus(p, psi1, psi2);

@@ -15,7 +15,7 @@
 namespace granular::billiard {
 
 // Total energy ½ m v² + ½ J u3² + m g q2 [J] (lab frame).
-double billiard_energy(const BilliardModel& m, Vec2 v, double spin, double q2);
+double billiard_energy(const Params& m, Vec2 v, double spin, double q2);
 
 // Persistent contact (the Zeno policy; not in the paper, docs/billiard.md). The ball stays on
 // one surface: gap = 0 and zero relative normal velocity hold by construction, because the
@@ -64,14 +64,14 @@ struct BilliardContactForces {
   double spin_rate;  // du3/dt [rad/s²]
   bool determined;   // the centre's offset curve is regular (1 − κ b > 0)
 };
-BilliardContactForces billiard_contact_forces(const BilliardModel& m, const BilliardOnSurface& c,
-                                              double t, BilliardContactMode mode, double sigma);
+BilliardContactForces billiard_contact_forces(const Params& m, const BilliardOnSurface& c, double t,
+                                              BilliardContactMode mode, double sigma);
 
 // Lab state (q1, q2, v1, v2, u3) → the surface's coordinates: the centre is projected onto the
 // offset curve through the closest point and the relative normal velocity is dropped.
-BilliardOnSurface billiard_to_surface(const BilliardModel& m, Surface s, double t, const State& y);
+BilliardOnSurface billiard_to_surface(const Params& m, Surface s, double t, const State& y);
 // The surface's coordinates → the lab state (q1, q2, v1, v2, u3).
-State billiard_from_surface(const BilliardModel& m, double t, const BilliardOnSurface& c);
+State billiard_from_surface(const Params& m, double t, const BilliardOnSurface& c);
 
 // The mode a contact takes at t (docs/billiard.md): with zero slip it rolls if the rolling
 // friction lies in the static cone, else slides the way the forces drive it; with slip it
@@ -82,14 +82,13 @@ struct BilliardContactChoice {
   double sigma;            // sense of the slip when sliding (±1)
   BilliardContactEnd end;  // liftoff or undetermined when !in_contact
 };
-BilliardContactChoice billiard_contact_mode(const BilliardModel& m, const BilliardOnSurface& c,
-                                            double t, bool zero_slip);
+BilliardContactChoice billiard_contact_mode(const Params& m, const BilliardOnSurface& c, double t,
+                                            bool zero_slip);
 
 // Integrates one contact mode from (t, c) towards t_end on the shared EventIntegrator; stops
 // at the first event (lift-off, slip or stick, wedge corner, another surface's gap closing)
 // or at t_end (returning nothing). `other` receives the index in surfaces() of a surface hit.
-std::optional<BilliardContactEnd> billiard_contact_advance(const BilliardModel& m,
-                                                           BilliardOnSurface& c,
+std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, BilliardOnSurface& c,
                                                            BilliardContactMode mode, double sigma,
                                                            double& t, double t_end, int& other);
 

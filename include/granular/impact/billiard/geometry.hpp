@@ -47,6 +47,6 @@ std::vector<double> floor_stationary_points(const BilliardBoundary& b, double xi
 // Centre height at which the ball at q1 touches the floor at t = 0 [m]. Throws
 // std::domain_error when there is none a double can hold (a floor so high or steep that
 // positions there are coarser than the ball's radius).
-double resting_height(const BilliardModel& m, double q1);
+double resting_height(const Params& m, double q1);
 
 }  // namespace granular::billiard

@@ -84,7 +84,7 @@ struct BilliardImpactLaw {
   double r = 0.43;                   // gorski_srokowski: v' = r (v − 2n(v·n)) (Eq. 12)
 };
 
-struct BilliardModel {
+struct Params {
   BilliardBoundary boundary;
   BilliardBall ball;
   BilliardDrive drive;

@@ -50,7 +50,7 @@ struct BilliardContactPhase {
 // zeno (persistent contact could not go on: why in `fallback`); model_stop with reason
 // penetrated (an impact missed by a flight shorter than a step); non_finite;
 // integrator_failed; event_limit.
-struct BilliardResult : Stop {
+struct Result : Stop {
   std::vector<BilliardCollision> collisions;
   std::vector<BilliardSample> trajectory;
   double t_end = 0.0;              // time reached [s]
@@ -71,6 +71,6 @@ struct BilliardResult : Stop {
 // contact, a lost event, a non-finite state). A ball placed on a surface (gap within 1e-9 b,
 // relative normal speed below zeno.min_speed) starts in persistent contact. Never throws on
 // numerical trouble: the status says.
-BilliardResult run_billiard(const BilliardModel& m, const BilliardInitial& init);
+Result run_billiard(const Params& m, const BilliardInitial& init);
 
 }  // namespace granular::billiard

@@ -19,28 +19,28 @@ inline constexpr double kGapTol = 1e-12;
 struct PlateMotion {
   double y, v, a;
 };
-PlateMotion plate_motion(const DimerParams& p, double t);
+PlateMotion plate_motion(const Params& p, double t);
 
 // The paper's coefficients (3.2) of the left tip, with the squared l of b₆ (erratum 3).
 struct DimerBCoefficients {
   double beta, b1, b4, b5, b6;
 };
-DimerBCoefficients dimer_b_coefficients(const DimerParams& p, double theta);
+DimerBCoefficients dimer_b_coefficients(const Params& p, double theta);
 
 // Delassus matrix W = K M⁻¹ Kᵀ in the order n0, n1, t0, t1 (spec §2.3).
-void dimer_delassus(const DimerParams& p, double theta, double w[4][4]);
+void dimer_delassus(const Params& p, double theta, double w[4][4]);
 
 // Stick coefficient of a single impact at the left tip (3.3): μ_st = b₆/(b₁ + b₄ + b₅).
-double dimer_mu_stick_single(const DimerParams& p, double theta);
+double dimer_mu_stick_single(const Params& p, double theta);
 
 // Contact kinematics of tip i (spec §2.2): gap d, its rate, slip velocity v_t.
 struct TipKinematics {
   double d, d_dot, v_t;
 };
-TipKinematics dimer_tip(const DimerParams& p, double t, const State& y, int tip);
+TipKinematics dimer_tip(const Params& p, double t, const State& y, int tip);
 
 // Kinetic energy (in the lab frame) [J].
-double dimer_kinetic_energy(const DimerParams& p, const State& y);
+double dimer_kinetic_energy(const Params& p, const State& y);
 
 // Contact state of a tip during a smooth phase.
 enum class TipMode { open, stick, slip_positive, slip_negative };
@@ -62,13 +62,13 @@ struct DimerForces {
   bool superstatic;  // both sticking on one merged constraint
   bool singular;     // the linear system could not be solved
 };
-DimerForces dimer_forces(const DimerParams& p, double t, const State& y, const TipMode mode[2]);
+DimerForces dimer_forces(const Params& p, double t, const State& y, const TipMode mode[2]);
 
 // Applies contact impulses (normal, tangential per tip) to the velocities.
-void dimer_apply_impulse(const DimerParams& p, State& y, const double p_n[2], const double p_t[2]);
+void dimer_apply_impulse(const Params& p, State& y, const double p_n[2], const double p_t[2]);
 
 // Initial state: lower (left) tip h₀ above y = 0, tilt θ₀, at rest (spec §1).
-State dimer_initial_state(const DimerParams& p, double h0, double theta0);
+State dimer_initial_state(const Params& p, double h0, double theta0);
 
 // s_i of §2.1: −1 for the left tip (0), +1 for the right one (1).
 inline double side(int tip) { return tip == 0 ? -1.0 : 1.0; }

@@ -29,7 +29,6 @@ struct DimerImpact {
 // One impact at time t (spec §2.5): the approaching open tips and the closed tips take part;
 // an approach slower than impact_to_contact is plastic (e = 0), so the tip stays on the plate
 // (the impact → contact switch of spec §3). Tips leaving with ḋ⁺ ≤ 0 close: `mode` is updated.
-DimerImpact dimer_impact(const DimerParams& p, const DimerRunOptions& o, double t, State& y,
-                         TipMode mode[2]);
+DimerImpact dimer_impact(const Params& p, const Options& o, double t, State& y, TipMode mode[2]);
 
 }  // namespace granular::dimer

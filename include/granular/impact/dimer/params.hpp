@@ -27,7 +27,7 @@ using impact::DriverContext, impact::DriverOptions, impact::HybridModel, impact:
     impact::run_hybrid, impact::run_status_names;
 
 // The model: constant after loading.
-struct DimerParams {
+struct Params {
   double m_b = 3.5e-3;     // mass of one sphere [kg]
   double r = 4.75e-3;      // sphere radius [m]
   double m_r = 0.0;        // rod mass [kg]
@@ -52,7 +52,7 @@ struct DimerParams {
 };
 
 // Numerical settings of a run (the paper gives none, spec §3 [A]: ours, named).
-struct DimerRunOptions {
+struct Options {
   // the driver's settings (hybrid.hpp): t_end, rows of the time series every sample_interval
   // (0: none), the event budget, the ODE (RK4 with a fixed step by default), and
   // zeno.min_speed: the approach speed [m/s] below which an impact is plastic (e = 0) and the

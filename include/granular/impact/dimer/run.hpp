@@ -44,7 +44,7 @@ inline constexpr Named<DimerMotion> motion_names[] = {{DimerMotion::rest, "rest"
 // reason impact_not_converged (Darboux–Keller within impulse_steps) or singular_contact (no
 // contact forces for the closed tips); non_finite (then the drifts are NaN);
 // integrator_failed.
-struct DimerRun : Stop {
+struct Result : Stop {
   double t_final = 0.0;
   State y_final;
   std::vector<DimerSample> samples;
@@ -64,11 +64,10 @@ struct DimerRun : Stop {
 };
 
 // Runs the event-driven scheme of spec §3 from y0 at t = 0.
-DimerRun run_dimer(const DimerParams& p, const State& y0, const DimerRunOptions& o);
+Result run_dimer(const Params& p, const State& y0, const Options& o);
 
 // Motion mode from the impact pattern and contact fractions (src/impact/dimer/mode.cpp).
-DimerMotion classify_dimer_motion(const DimerParams& p, const DimerRun& run,
-                                  const DimerRunOptions& o, double impacts_per_period[2],
-                                  double contact_fraction[2]);
+DimerMotion classify_dimer_motion(const Params& p, const Result& run, const Options& o,
+                                  double impacts_per_period[2], double contact_fraction[2]);
 
 }  // namespace granular::dimer

@@ -35,7 +35,6 @@ struct PendulumImpact {
 
 // Applies Routh's method at the state y (pre-impact); k and mu as given (spec §2.5–2.6).
 // routh.routh_case == not_an_impact when c0 ≥ 0: then omega_after = omega_before.
-PendulumImpact pendulum_impact(const PendulumParams& p, double t, const State& y, double k,
-                               double mu);
+PendulumImpact pendulum_impact(const Params& p, double t, const State& y, double k, double mu);
 
 }  // namespace granular::pendulum

@@ -28,7 +28,7 @@ using impact::DriverContext, impact::DriverOptions, impact::HybridModel, impact:
     impact::run_hybrid, impact::run_status_names;
 
 // The model, constant during a run (spec §1, §4).
-struct PendulumParams {
+struct Params {
   double m1 = 3.2;      // mass of rod OA [kg]
   double m2 = 3.8;      // mass of body 2 (rod + disk) [kg]
   double l1 = 0.5;      // length OA [m]; C1 at l1/2

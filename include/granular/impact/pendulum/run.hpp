@@ -23,7 +23,7 @@ inline constexpr Named<ContactMode> contact_mode_names[] = {{ContactMode::flight
                                                             {ContactMode::sliding, "sliding"},
                                                             {ContactMode::rest, "rest"}};
 
-struct PendulumRunOptions {
+struct Options {
   // the driver's settings (hybrid.hpp): t_end, rows every sample_interval, the event budget
   // (impacts and mode changes), the ODE, the Zeno guard
   DriverOptions driver = [] {
@@ -68,7 +68,7 @@ struct ContactTransition {
 // sliding with γ − μσε ≤ 0: no consistent contact force) or missed_contact (the disk below the
 // floor in flight: a flight shorter than a step); or non_finite, event_limit, integrator_failed
 // (hybrid.hpp)
-struct PendulumRun : Stop {
+struct Result : Stop {
   std::vector<PendulumImpact> impacts;
   std::vector<PendulumSample> samples;
   std::optional<PendulumZeno> zeno;
@@ -79,7 +79,6 @@ struct PendulumRun : Stop {
 };
 
 // Runs from (ψ, ψ̇)(0) = y0 to options.t_end (spec §3, with exact event location).
-PendulumRun run_pendulum(const PendulumParams& p, const State& y0,
-                         const PendulumRunOptions& options);
+Result run_pendulum(const Params& p, const State& y0, const Options& options);
 
 }  // namespace granular::pendulum

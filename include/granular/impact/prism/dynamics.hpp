@@ -17,6 +17,6 @@ struct EdgeReaction {
   double normal;      // F^n [N]
   double tangential;  // F^τ [N], + downhill
 };
-EdgeReaction edge_reaction(const PrismParams& p, double lambda, double theta_dot);
+EdgeReaction edge_reaction(const Params& p, double lambda, double theta_dot);
 
 }  // namespace granular::prism

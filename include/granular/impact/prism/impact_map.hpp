@@ -68,8 +68,7 @@ struct LineImpactResult {
 
 // Integrates one line impact from the pre-impact pure rotation about A with θ̇⁻ = omega_before
 // (< 0). `trace`, if given, receives one sample per chunk.
-LineImpactResult line_impact(const PrismParams& p, double omega_before,
-                             const LineImpactOptions& o = {},
+LineImpactResult line_impact(const Params& p, double omega_before, const LineImpactOptions& o = {},
                              std::vector<LineImpactSample>* trace = nullptr);
 
 // The time-domain Winkler penalty form of §2.3 (sticking only): σ = K max(0, −δ), stopped at
@@ -79,7 +78,7 @@ struct TimeDomainImpact {
   double duration;  // [s]
   bool pivot_b;
 };
-TimeDomainImpact line_impact_time_domain(const PrismParams& p, double omega_before, double k);
+TimeDomainImpact line_impact_time_domain(const Params& p, double omega_before, double k);
 
 // ---- classic point impact at B (§0, §6.3) ----
 
@@ -93,6 +92,6 @@ struct PointImpactResult {
   bool sticking;
 };
 // Rigid plastic (e = 0) impact at B through the shared Newton–Coulomb law (impulse/restitution).
-PointImpactResult point_impact(const PrismParams& p, double omega_before);
+PointImpactResult point_impact(const Params& p, double omega_before);
 
 }  // namespace granular::prism

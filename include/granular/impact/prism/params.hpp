@@ -50,7 +50,7 @@ inline constexpr Named<PrismImpactModel> impact_model_names[] = {
     {PrismImpactModel::line, "line"}, {PrismImpactModel::point, "point"}};
 
 // The model: constant during a run.
-struct PrismParams {
+struct Params {
   PrismGeometry geometry;
   double mass = 0.0;      // m [kg]
   double slope = 0.0;     // β [rad]

@@ -18,7 +18,7 @@ namespace granular::prism {
 
 // ---- the run (§3) ----
 
-struct PrismRunOptions {
+struct Options {
   double lambda0 = 0.0;       // release angle λ0 [rad]
   double omega0 = 0.0;        // forward rolling rate at release, ≥ 0 [rad/s] (θ̇ = −omega0)
   double ramp_length = 0.65;  // the run ends when the edge has advanced this far [m]
@@ -69,7 +69,7 @@ struct RollingSample {
 // slip (friction demand above μ_s, contact phase or impact), detachment (F^n reached 0) or
 // impact_failed (the line impact did not end by pivoting on B); non_finite;
 // integrator_failed.
-struct PrismRunResult : Stop {
+struct Result : Stop {
   std::vector<PrismImpactRecord> impacts;
   std::vector<RollingSample> rolling;
   double t_final = 0.0;  // [s]
@@ -80,6 +80,6 @@ struct PrismRunResult : Stop {
   int detach_violations = 0;
 };
 
-PrismRunResult run_prism(const PrismParams& p, const PrismRunOptions& o);
+Result run_prism(const Params& p, const Options& o);
 
 }  // namespace granular::prism

@@ -30,11 +30,11 @@ struct Flight {
 // (in that wall's frame), by the maps (6.16)–(6.20) to the other wall and (6.21)–(6.25) to the same
 // wall: the earliest root that lands on its wall's half-line. Nothing when neither does (a
 // tilt past the critical one: the disk leaves the wedge).
-std::optional<Flight> next_flight(const WedgeParams& p, Wall from, double x_k, WallVelocity v);
+std::optional<Flight> next_flight(const Params& p, Wall from, double x_k, WallVelocity v);
 
 // The same by direct intersection of the parabola from (x, y, vx, vy) with each wall line
 // (the first flight, from a release point; and the maps' cross-check).
-std::optional<Flight> first_hit(const WedgeParams& p, double x, double y, double vx, double vy);
+std::optional<Flight> first_hit(const Params& p, double x, double y, double vx, double vy);
 
 // Where the flight from (x, y, vx, vy) is after time t.
 void fly(double t, double& x, double& y, double& vx, double& vy);

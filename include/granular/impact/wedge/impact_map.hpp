@@ -12,7 +12,7 @@ namespace granular::wedge {
 
 // e_t at the ratio |u_t/u_n| (params.hpp, TangentialLaw); in [−1, 1]: 1 without friction,
 // else impulse::tabulated_restitution or impulse::large_kappa_restitution.
-double tangential_restitution(const WedgeParams& p, double ut_over_un);
+double tangential_restitution(const Params& p, double ut_over_un);
 
 // The collision rules with the wall moving at (V sin θ, V cos θ) in its frame (v_b^t, v_b^n):
 // v' from v and W = Rω/(Aω_b). Returns false when the disk would not bounce back (v'_n ≤ 0),
@@ -22,7 +22,7 @@ struct Collision {
   double w;        // Rω/(Aω_b) after
   double e_t;
 };
-bool collide(const WedgeParams& p, double theta, WallVelocity v, double w, double wall_v,
+bool collide(const Params& p, double theta, WallVelocity v, double w, double wall_v,
              Collision& out);
 
 }  // namespace granular::wedge

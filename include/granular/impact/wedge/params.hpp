@@ -41,7 +41,7 @@ inline constexpr Named<TangentialLaw> tangential_law_names[] = {
     {TangentialLaw::large_kappa, "large_kappa"},
     {TangentialLaw::none, "none"}};
 
-struct WedgeParams {
+struct Params {
   double aperture = 2.0943951023931957;  // θ_W, the angle between the walls [rad] (0, π)
   double tilt = 0.0;                     // θ_T, rotation of the whole wedge [rad]
   double e_n = 0.9;                      // normal restitution (2.11)

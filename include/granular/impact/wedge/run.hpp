@@ -9,7 +9,7 @@
 
 namespace granular::wedge {
 
-struct WedgeRunOptions {
+struct Options {
   long long collisions = 100000;  // the run's goal
   double release_x = 0.2;         // start at rest at (release_x, release_height) (scaled),
   double release_height = 1.0;    // off the vertex's vertical so that it does not land on it
@@ -22,7 +22,7 @@ struct WedgeRunOptions {
   }();
 };
 
-struct WedgeRun : Stop {  // how it ended: status, reason, detail
+struct Result : Stop {  // how it ended: status, reason, detail
   long long collisions = 0;
   long long rejections = 0;    // FBRPA draws that would not have bounced the disk back
   double mean_rotation = 0.0;  // Rω̄/(Aω_b), eq. 6.1 over every flight after the first
@@ -31,6 +31,6 @@ struct WedgeRun : Stop {  // how it ended: status, reason, detail
   double energy_initial = 0.0, energy_final = 0.0;  // ½v² + y (scaled; without rotation)
 };
 
-WedgeRun run_wedge(const WedgeParams& p, const WedgeRunOptions& o);
+Result run_wedge(const Params& p, const Options& o);
 
 }  // namespace granular::wedge
