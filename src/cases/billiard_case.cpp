@@ -63,6 +63,7 @@ BilliardBoundary read_boundary(const JsonObject& o) {
 
 struct BilliardRun final : Case {
   billiard::Params model;
+  billiard::Options options;
   BilliardInitial initial;
   double frequency = 0.0;  // [Hz]
 
@@ -138,21 +139,22 @@ void BilliardRun::describe(Description& d) const {
       << " kg/m; at 1 m/s the drag is "
       << d.number("at_1_m_s", (m.drag.c1 + m.drag.c2) / (m.ball.mass * m.gravity), "%.3g", "g")
       << " g\n";
-  const bool rk4 = m.driver.ode.scheme == Scheme::rk4;
+  const bool rk4 = options.driver.ode.scheme == Scheme::rk4;
   d.group("integrator");
-  out << "integrator: " << d.word("scheme", rk4 ? "rk4" : "dopri5")
-      << (rk4 ? ", step " : ", first step ") << d.number("step", m.driver.ode.step, "%.4g", "s")
-      << " s, event tolerance "
-      << d.number("event_time_tol", m.driver.ode.event_time_tol, "%.3g", "s")
+  out << "integrator: "
+      << d.word("scheme", name_of(impact::scheme_names, options.driver.ode.scheme))
+      << (rk4 ? ", step " : ", first step ")
+      << d.number("step", options.driver.ode.step, "%.4g", "s") << " s, event tolerance "
+      << d.number("event_time_tol", options.driver.ode.event_time_tol, "%.3g", "s")
       << " s; Zeno: approach < "
-      << d.number("zeno_min_speed", m.driver.zeno.min_speed, "%.3g", "m/s") << " m/s or > "
-      << d.count("zeno_max_impacts", m.driver.zeno.max_impacts) << " impacts in "
-      << d.number("zeno_window", m.driver.zeno.window, "%.3g", "s")
+      << d.number("zeno_min_speed", options.driver.zeno.min_speed, "%.3g", "m/s") << " m/s or > "
+      << d.count("zeno_max_impacts", options.driver.zeno.max_impacts) << " impacts in "
+      << d.number("zeno_window", options.driver.zeno.window, "%.3g", "s")
       << " s, then a plastic impact and persistent contact (roll if |F_t| <= mu F_n, else slide "
          "with mu')\n";
   d.group("run");
-  out << "run: " << d.count("collisions", m.max_collisions) << " collisions (at most "
-      << d.number("t_end", m.driver.t_end, "%.6g", "s") << " s) from (q1, q2) = ("
+  out << "run: " << d.count("collisions", options.max_collisions) << " collisions (at most "
+      << d.number("t_end", options.driver.t_end, "%.6g", "s") << " s) from (q1, q2) = ("
       << d.number("q1", initial.q1, "%.6g", "m") << ", " << d.number("q2", initial.q2, "%.6g", "m")
       << ") m\n";
 }
@@ -311,9 +313,9 @@ nlohmann::json tail_stats(const billiard::Result& r, std::size_t n, double Billi
 
 void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
                             std::ostream& progress) const {
-  billiard::Params m = model;
-  report_progress(m.driver, &progress, "billiard");
-  const billiard::Result r = run_billiard(m, initial);
+  billiard::Options o = options;
+  report_progress(o.driver, &progress, "billiard");
+  const billiard::Result r = run_billiard(model, o, initial);
   progress << "billiard: " << r.collisions.size() << " collisions in " << fmt("%.6g", r.t_end)
            << " s, status " << name_of(run_status_names, r.status)
            << (r.reason.empty() ? "" : " (" + r.reason + ")") << " (" << r.ceiling_hits
@@ -435,16 +437,17 @@ std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::str
   // the shared groups (impact_schema.hpp): flights by fixed-step RK4; a Zeno threshold of
   // 4 g h lets through only flights of several steps
   DriverSchema d;
-  d.base = m.driver;
+  billiard::Options& o = c->options;
+  d.base = o.driver;
   d.base.zeno.min_speed = 0.0;
   d.run.model_keys = {"collisions"};
   d.integrator = IntegratorGroup{};
   d.zeno = ZenoGroup{m.gravity, 4.0};
-  m.driver = parse_driver_options(root, d);
-  if (m.driver.ode.step > 1e-2)
+  o.driver = parse_driver_options(root, d);
+  if (o.driver.ode.step > 1e-2)
     root.object_or_empty("integrator")
-        .fail("step", io::format_number(m.driver.ode.step) + " s is too large: at most 0.01 s");
-  m.max_collisions = root.object_or_empty("run").integer_or("collisions", 25000, 1);
+        .fail("step", io::format_number(o.driver.ode.step) + " s is too large: at most 0.01 s");
+  o.max_collisions = root.object_or_empty("run").integer_or("collisions", 25000, 1);
 
   // the start (spec §5: at rest; here a small drop onto the floor at q1)
   const JsonObject initial = root.object_or_empty("initial");

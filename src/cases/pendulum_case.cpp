@@ -71,7 +71,7 @@ class PendulumCase : public Case {
         << " J; E at psi = 0 (inaccessible) = "
         << d.number("E_rest", pendulum_energy(p_, rest), "%.10g", "J") << " J\n";
     d.group("integrator");
-    out << "integrator: " << d.word("scheme", rk4 ? "rk4" : "dopri5")
+    out << "integrator: " << d.word("scheme", name_of(impact::scheme_names, o_.driver.ode.scheme))
         << (rk4 ? ", step " : ", first step ") << d.number("step", o_.driver.ode.step, "%.4g", "s")
         << " s";
     if (!rk4)

@@ -135,7 +135,8 @@ BilliardContactChoice billiard_contact_mode(const Params& m, const BilliardOnSur
           BilliardContactEnd::slip};
 }
 
-std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, BilliardOnSurface& c,
+std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, const OdeOptions& ode,
+                                                           BilliardOnSurface& c,
                                                            BilliardContactMode mode, double sigma,
                                                            double& t, double t_end, int& other) {
   const Surface on = c.surface;
@@ -193,10 +194,10 @@ std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, Bill
         BilliardContactEnd::impact, static_cast<int>(k));
   }
 
-  EventIntegrator ode(rhs, m.driver.ode);
+  EventIntegrator integrator(rhs, ode);
   State y(kSize);
   y << c.foot, c.u_t, c.spin;
-  const std::optional<EventHit> hit = ode.advance(t, y, t_end, events);
+  const std::optional<EventHit> hit = integrator.advance(t, y, t_end, events);
   c = at(y);
   if (hit) {
     other = hit_surface[static_cast<std::size_t>(hit->index)];

@@ -31,7 +31,7 @@ struct BilliardEvent {
 // by billiard_contact_advance.
 class BilliardRunModel : public HybridModel<BilliardEvent> {
  public:
-  explicit BilliardRunModel(const Params& m) : m_(m), list_(surfaces(m.boundary)) {}
+  BilliardRunModel(const Params& m, const Options& o) : m_(m), o_(o), list_(surfaces(m.boundary)) {}
 
   std::optional<Stop> start(double t, State& y, DriverContext& ctx) override {
     ctx_ = &ctx;
@@ -41,10 +41,11 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
 
   Phase<BilliardEvent> phase(double t, State&, DriverContext&) override {
     Phase<BilliardEvent> ph;
-    ph.horizon = t + 100.0 * m_.driver.ode.step;  // chunks of 100 steps
+    ph.horizon = t + 100.0 * o_.driver.ode.step;  // chunks of 100 steps
     if (in_contact_) {
       ph.solver = [this](double& tt, State& y, double target) -> std::optional<BilliardEvent> {
-        contact_end_ = billiard_contact_advance(m_, on_, mode_, sigma_, tt, target, other_);
+        contact_end_ =
+            billiard_contact_advance(m_, o_.driver.ode, on_, mode_, sigma_, tt, target, other_);
         y = billiard_from_surface(m_, tt, on_);
         if (!contact_end_) return std::nullopt;
         return BilliardEvent{BilliardEvent::Type::contact_end, on_.surface};
@@ -88,7 +89,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
       close_phase(failed ? BilliardContactEnd::undetermined : BilliardContactEnd::run_end);
     }
     out_.t_end = o.t;
-    if (m_.driver.sample_interval > 0.0 &&
+    if (o_.driver.sample_interval > 0.0 &&
         (out_.trajectory.empty() || out_.trajectory.back().t != o.t))
       sample(o.t, o.y);
   }
@@ -141,7 +142,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
       const SurfaceContact sc = surface_contact(m_.boundary, s, y[kQ1], y[kQ2], m_.ball.radius);
       const Vec2 c1{std::cos(sc.z), std::sin(sc.z)}, c2{-std::sin(sc.z), std::cos(sc.z)};
       const Vec2 relative{y[kV1] - A * w, y[kV2]};
-      if (std::fabs(dot(relative, c2)) > m_.driver.zeno.min_speed) continue;
+      if (std::fabs(dot(relative, c2)) > o_.driver.zeno.min_speed) continue;
       const double slip = dot(relative, c1) + m_.ball.radius * y[kSpin];
       t_ = t;
       y_ = y;
@@ -228,7 +229,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
       enter_contact(s, r.sticking);
     }
     // the run's goal: this many collisions
-    if (!stop_ && static_cast<long long>(out_.collisions.size()) >= m_.max_collisions)
+    if (!stop_ && static_cast<long long>(out_.collisions.size()) >= o_.max_collisions)
       stop_ = Stop{RunStatus::completed, "", ""};
   }
 
@@ -284,7 +285,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
     phase_.f_n_end = billiard_contact_forces(m_, on_, t_, mode_, sigma_).f_n;
     out_.contact_phases.push_back(phase_);
     // modes that switch without time advancing would stall the run
-    const bool empty = phase_.t_end - phase_.t_start <= 10.0 * m_.driver.ode.event_time_tol;
+    const bool empty = phase_.t_end - phase_.t_start <= 10.0 * o_.driver.ode.event_time_tol;
     empty_phases_ = empty ? empty_phases_ + 1 : 0;
   }
 
@@ -351,6 +352,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
   }
 
   const Params& m_;
+  const Options& o_;
   const std::vector<Surface> list_;
   DriverContext* ctx_ = nullptr;  // the driver's, for the run (set in start)
   Result out_;
@@ -372,9 +374,9 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
 
 }  // namespace
 
-Result run_billiard(const Params& m, const BilliardInitial& init) {
-  BilliardRunModel model(m);
-  DriverOptions d = m.driver;
+Result run_billiard(const Params& m, const Options& o, const BilliardInitial& init) {
+  BilliardRunModel model(m, o);
+  DriverOptions d = o.driver;
   d.at_t_end = RunStatus::time_limit;  // the goal is max_collisions
   State y(kSize);
   y << init.q1, init.q2, init.v1, init.v2, init.spin;

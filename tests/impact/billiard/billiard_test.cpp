@@ -127,9 +127,15 @@ Params elastic_model(BoundaryShape shape) {
   m.law.mu_kinetic = 0.0;
   m.drive = {0.0, 2.0 * kPi * 5.0};
   m.drag = {0.0, 0.0};
-  m.driver.ode.step = 1e-4;
-  m.max_collisions = 800;
   return m;
+}
+
+// Its run: fixed steps of 0.1 ms, 800 impacts.
+Options elastic_options() {
+  Options o;
+  o.driver.ode.step = 1e-4;
+  o.max_collisions = 800;
+  return o;
 }
 
 // B3-like: the total energy of the elastic frictionless billiard (no drag, static boundary)
@@ -139,14 +145,15 @@ TEST(BilliardRun, ElasticFrictionlessBilliardConservesEnergy) {
        {BoundaryShape::parabola, BoundaryShape::wedge, BoundaryShape::hyperbola}) {
     for (Scheme scheme : {Scheme::rk4, Scheme::dopri5}) {
       Params m = elastic_model(shape);
-      m.driver.ode.scheme = scheme;
-      m.driver.ode.max_step = 2e-3;
+      Options o = elastic_options();
+      o.driver.ode.scheme = scheme;
+      o.driver.ode.max_step = 2e-3;
       BilliardInitial init;
       init.q1 = 0.01;
       init.q2 = 0.06;
       init.v1 = 0.3;
       init.spin = 50.0;
-      const Result r = run_billiard(m, init);
+      const Result r = run_billiard(m, o, init);
       ASSERT_EQ(r.status, RunStatus::completed);
       ASSERT_EQ(r.collisions.size(), 800u);
       const double e0 = billiard_energy(m, {init.v1, init.v2}, init.spin, init.q2);
@@ -164,13 +171,14 @@ TEST(BilliardRun, MirrorSymmetry) {
   for (BoundaryShape shape :
        {BoundaryShape::parabola, BoundaryShape::wedge, BoundaryShape::hyperbola}) {
     Params m;
+    Options o;
     m.boundary.shape = shape;
     m.boundary.has_ceiling = true;
     m.boundary.ceiling = 0.12;
     m.ball = paper_ball();
     m.drive = {0.004, 2.0 * kPi * 4.5};
     m.drag = {4.8e-7, 2.1e-6};
-    m.max_collisions = 60;
+    o.max_collisions = 60;
     BilliardInitial init;
     init.q1 = 0.004;
     init.q2 = 0.03;
@@ -182,8 +190,8 @@ TEST(BilliardRun, MirrorSymmetry) {
     mirror.q1 = -init.q1;
     mirror.v1 = -init.v1;
     mirror.spin = -init.spin;
-    const Result a = run_billiard(m, init);
-    const Result b = run_billiard(mirror_model, mirror);
+    const Result a = run_billiard(m, o, init);
+    const Result b = run_billiard(mirror_model, o, mirror);
     ASSERT_EQ(a.collisions.size(), b.collisions.size());
     ASSERT_EQ(a.collisions.size(), 60u);
     for (std::size_t n = 0; n < a.collisions.size(); ++n) {
@@ -204,21 +212,22 @@ TEST(BilliardRun, MirrorSymmetry) {
 // the ball goes on in persistent contact, ending up rolling on the floor (u_s = 0, q2 = b).
 TEST(BilliardContact, AccumulatingImpactsSwitchToPersistentContact) {
   Params m;
+  Options o;
   m.boundary.shape = BoundaryShape::flat;
   m.boundary.c = 0.0;
   m.ball = paper_ball();
   m.law.e = 0.5;
   m.law.low_velocity_speed = 0.0;
   m.drag = {0.0, 0.0};
-  m.driver.ode.step = 1e-4;
-  m.driver.zeno.min_speed = 4.0 * 9.81 * 1e-4;
-  m.max_collisions = 100000;
-  m.driver.t_end = 0.3;
-  m.driver.sample_interval = 0.1;
+  o.driver.ode.step = 1e-4;
+  o.driver.zeno.min_speed = 4.0 * 9.81 * 1e-4;
+  o.max_collisions = 100000;
+  o.driver.t_end = 0.3;
+  o.driver.sample_interval = 0.1;
   BilliardInitial init;
   init.q2 = m.ball.radius + 0.01;
   init.v1 = 0.2;
-  const Result r = run_billiard(m, init);
+  const Result r = run_billiard(m, o, init);
   EXPECT_EQ(r.status, RunStatus::time_limit);
   EXPECT_GE(r.zeno_switches, 1);
   // the accumulation time of e = 0.5 from a 1 cm drop: t0 (1 + 2e/(1 − e))
@@ -231,7 +240,7 @@ TEST(BilliardContact, AccumulatingImpactsSwitchToPersistentContact) {
   EXPECT_EQ(r.contact_phases.back().mode, BilliardContactMode::roll);
   EXPECT_EQ(r.contact_phases.back().end, BilliardContactEnd::run_end);
   const BilliardSample& last = r.trajectory.back();
-  EXPECT_NEAR(last.t, m.driver.t_end, 1e-12);
+  EXPECT_NEAR(last.t, o.driver.t_end, 1e-12);
   EXPECT_NEAR(last.q2, m.ball.radius, 1e-12);
   EXPECT_NEAR(last.v2, 0.0, 1e-12);
   EXPECT_GT(last.v1, 0.0);
@@ -260,8 +269,14 @@ Params static_model(BoundaryShape shape, double mu_static, double mu_kinetic) {
   m.law.mu_kinetic = mu_kinetic;
   m.drive = {0.0, 2.0 * kPi * 5.0};
   m.drag = {0.0, 0.0};
-  m.driver.ode.step = 1e-4;
   return m;
+}
+
+// Its run: fixed steps of 0.1 ms.
+Options static_options() {
+  Options o;
+  o.driver.ode.step = 1e-4;
+  return o;
 }
 
 // A ball placed at the bottom of a static parabola with a small tangential speed rolls (μ
@@ -269,11 +284,12 @@ Params static_model(BoundaryShape shape, double mu_static, double mu_kinetic) {
 // potential, is conserved, as rolling friction does no work.
 TEST(BilliardContact, RollsInAStaticParabolaConservingEnergy) {
   Params m = static_model(BoundaryShape::parabola, 10.0, 10.0);
-  m.driver.t_end = 1.0;
-  m.driver.sample_interval = 0.01;
+  Options o = static_options();
+  o.driver.t_end = 1.0;
+  o.driver.sample_interval = 0.01;
   const double u0 = 0.05;
   const BilliardInitial init = placed(m, Surface::floor, 0.0, u0, -u0 / m.ball.radius);
-  const Result r = run_billiard(m, init);
+  const Result r = run_billiard(m, o, init);
   EXPECT_EQ(r.status, RunStatus::time_limit);
   ASSERT_EQ(r.contact_phases.size(), 1u);
   EXPECT_EQ(r.contact_phases[0].mode, BilliardContactMode::roll);
@@ -306,11 +322,12 @@ TEST(BilliardContact, RollsInAStaticParabolaConservingEnergy) {
 TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
   for (double slope : {3.0, 1.85}) {
     Params m = static_model(BoundaryShape::wedge, 0.61, 0.47);
+    Options o = static_options();
     m.boundary.slope = slope;
-    m.driver.t_end = 0.05;
-    m.driver.sample_interval = 0.05;
+    o.driver.t_end = 0.05;
+    o.driver.sample_interval = 0.05;
     const BilliardInitial init = placed(m, Surface::wedge_right, 0.05, 0.0, 0.0);
-    const Result r = run_billiard(m, init);
+    const Result r = run_billiard(m, o, init);
     EXPECT_EQ(r.status, RunStatus::time_limit);
     ASSERT_EQ(r.contact_phases.size(), 1u);
     const bool slides = slope > 3.5 * m.law.mu_static;
@@ -318,7 +335,7 @@ TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
               slides ? BilliardContactMode::slide : BilliardContactMode::roll);
     EXPECT_EQ(r.contact_phases[0].end, BilliardContactEnd::run_end);
 
-    const double theta = std::atan(slope), T = m.driver.t_end, g = m.gravity;
+    const double theta = std::atan(slope), T = o.driver.t_end, g = m.gravity;
     const double mb2 = m.ball.mass * m.ball.radius * m.ball.radius;
     const double a = slides ? g * (std::sin(theta) - m.law.mu_kinetic * std::cos(theta))
                             : g * std::sin(theta) / (1.0 + m.ball.inertia / mb2);
@@ -342,12 +359,13 @@ TEST(BilliardContact, SlidesOrRollsDownALineWithTheClosedFormAcceleration) {
 // foot is where u_t = −g sin z t − (w(t) − w(0)) cos z, integrated, puts it.
 TEST(BilliardContact, LiftsOffWhenTheWallAcceleratesAway) {
   Params m = static_model(BoundaryShape::wedge, 0.0, 0.0);
+  Options o = static_options();
   m.drive = {0.0254, 2.0 * kPi * 5.8};
-  m.driver.t_end = 0.5;
-  m.max_collisions = 1;
+  o.driver.t_end = 0.5;
+  o.max_collisions = 1;
   const double s0 = 0.08;
   const BilliardInitial init = placed(m, Surface::wedge_right, s0, 0.0, 0.0);
-  const Result r = run_billiard(m, init);
+  const Result r = run_billiard(m, o, init);
   // it slides down, then up as the wall swings back (u_t changes sign: a reversal), then
   // lifts off
   ASSERT_EQ(r.contact_phases.size(), 2u);
@@ -385,6 +403,7 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
   for (const Case& c :
        {Case{BoundaryShape::hyperbola, 5.8, 1000}, Case{BoundaryShape::parabola, 4.5, 2300}}) {
     Params m;
+    Options o;
     m.boundary.shape = c.shape;
     m.boundary.has_ceiling = true;
     m.boundary.ceiling = 0.15;
@@ -392,12 +411,12 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
     m.drive = {0.0254, 2.0 * kPi * c.frequency};
     const double d = 2.0 * m.ball.radius;
     m.drag = {1.55e-4 * d, 0.22 * d * d};
-    m.driver.zeno.min_speed = 4.0 * m.gravity * m.driver.ode.step;
-    m.driver.zeno.window = 0.05;
-    m.max_collisions = c.collisions;
+    o.driver.zeno.min_speed = 4.0 * m.gravity * o.driver.ode.step;
+    o.driver.zeno.window = 0.05;
+    o.max_collisions = c.collisions;
     BilliardInitial init;
     init.q2 = resting_height(m, 0.0) + 1e-3;
-    const Result r = run_billiard(m, init);
+    const Result r = run_billiard(m, o, init);
     EXPECT_EQ(r.status, RunStatus::completed) << r.fallback;
     EXPECT_EQ(static_cast<long long>(r.collisions.size()), c.collisions);
     EXPECT_GE(r.zeno_switches, 1);
@@ -411,14 +430,15 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
 // With e = 1 below its threshold, the same ball never collapses: it keeps bouncing.
 TEST(BilliardRun, LowVelocityRulePreventsCollapse) {
   Params m;
+  Options o;
   m.boundary.shape = BoundaryShape::parabola;
   m.ball = paper_ball();
   m.law = paper_law();
   m.law.low_velocity_speed = 0.05;
-  m.max_collisions = 300;
+  o.max_collisions = 300;
   BilliardInitial init;
   init.q2 = resting_height(m, 0.0) + 1e-3;
-  const Result r = run_billiard(m, init);
+  const Result r = run_billiard(m, o, init);
   EXPECT_EQ(r.status, RunStatus::completed);
   EXPECT_GT(r.low_velocity, 0);
 }

@@ -87,8 +87,10 @@ BilliardContactChoice billiard_contact_mode(const Params& m, const BilliardOnSur
 
 // Integrates one contact mode from (t, c) towards t_end on the shared EventIntegrator; stops
 // at the first event (lift-off, slip or stick, wedge corner, another surface's gap closing)
-// or at t_end (returning nothing). `other` receives the index in surfaces() of a surface hit.
-std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, BilliardOnSurface& c,
+// or at t_end (returning nothing), with the integrator `ode`. `other` receives the index in
+// surfaces() of a surface hit.
+std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, const OdeOptions& ode,
+                                                           BilliardOnSurface& c,
                                                            BilliardContactMode mode, double sigma,
                                                            double& t, double t_end, int& other);
 

@@ -30,8 +30,8 @@ namespace granular::billiard {
 // The impact driver's names (impact/hybrid.hpp, impact/event.hpp) this model uses unqualified.
 using impact::Direction, impact::DriverContext, impact::DriverOptions, impact::Event,
     impact::EventFunction, impact::EventHit, impact::EventIntegrator, impact::HybridModel,
-    impact::Phase, impact::Rhs, impact::RunOutcome, impact::RunStatus, impact::Scheme,
-    impact::State, impact::Stop, impact::run_hybrid, impact::run_status_names;
+    impact::OdeOptions, impact::Phase, impact::Rhs, impact::RunOutcome, impact::RunStatus,
+    impact::Scheme, impact::State, impact::Stop, impact::run_hybrid, impact::run_status_names;
 
 enum class BoundaryShape { parabola, wedge, hyperbola, flat };
 inline constexpr Named<BoundaryShape> boundary_shape_names[] = {
@@ -90,11 +90,15 @@ struct Params {
   BilliardDrive drive;
   BilliardDrag drag;
   BilliardImpactLaw law;
-  double gravity = 9.81;             // g [m/s²]
+  double gravity = 9.81;  // g [m/s²]
+};
+
+// The run's settings.
+struct Options {
   long long max_collisions = 25000;  // the run's goal
   // the driver's settings (hybrid.hpp): t_end (a time limit), trajectory rows every
   // sample_interval (0: none), the event budget (impacts and contact-mode changes), the flight
-  // integrator and event tolerance, the Zeno guard's thresholds
+  // and contact integrator and event tolerance, the Zeno guard's thresholds
   DriverOptions driver = [] {
     DriverOptions d;
     d.t_end = 1e4;

@@ -71,6 +71,6 @@ struct Result : Stop {
 // contact, a lost event, a non-finite state). A ball placed on a surface (gap within 1e-9 b,
 // relative normal speed below zeno.min_speed) starts in persistent contact. Never throws on
 // numerical trouble: the status says.
-Result run_billiard(const Params& m, const BilliardInitial& init);
+Result run_billiard(const Params& m, const Options& o, const BilliardInitial& init);
 
 }  // namespace granular::billiard
