@@ -229,6 +229,9 @@ class ThreeDiskCase : public SupportedDiskCase {
         << ", detachment tilt = "
         << d.number("detachment_tilt", three_disk::detachment_tilt(c) / pi, "%.6g", "pi")
         << " pi\n";
+    if (std::fabs(p_.tilt) >= three_disk::detachment_tilt(c))
+      out << "note: the tilt is at or beyond the detachment tilt (thesis eq. 4.51): contact 2 can "
+             "open and the upper disk leave its supports\n";
     d.group("torque");
     out << "torque: " << d.number("amplitude", p_.torque.amplitude, "%.6g") << " sin("
         << d.number("omega", p_.torque.omega, "%.6g") << " t) + "

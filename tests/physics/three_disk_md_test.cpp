@@ -55,6 +55,27 @@ std::optional<double> slip_onset(const SystemRun& r) {
   return std::nullopt;
 }
 
+// At rest the upper disk holds the closed-form statics (4.29)–(4.30) with unloaded skins
+// (τ = 0): it starts at its static overlaps, so nothing stretches the skins as it settles.
+// Untilted, n01 = n02 = m g / (2 cos θ0) = 0.57735 m g; tilted below θ_T^D, the two differ.
+TEST(ThreeDiskMd, RestsWithTheClosedFormStatics) {
+  for (const double tilt : {0.0, 0.06 * pi, -0.1 * pi}) {
+    const ThreeDiskParams p = chapter5(tilt);
+    const SystemRun r = run(p, {0.3, 0.0, 0.2, 0.01});
+    ASSERT_FALSE(r.samples.empty());
+    const three_disk::NormalForces closed =
+        three_disk::normal_forces(closed_form_params(p), 0.0, 0.0);
+    const double mg = p.mass * p.gravity;
+    for (const SupportedDiskSample& s : r.samples) {
+      EXPECT_NEAR(s.contacts[0].normal / closed.n01, 1.0, 1e-3) << tilt << " t " << s.t;
+      EXPECT_NEAR(s.contacts[1].normal / closed.n02, 1.0, 1e-3) << tilt << " t " << s.t;
+      EXPECT_LT(std::fabs(s.contacts[0].tangential), 1e-3 * mg) << tilt << " t " << s.t;
+      EXPECT_LT(std::fabs(s.contacts[1].tangential), 1e-3 * mg) << tilt << " t " << s.t;
+    }
+    if (tilt == 0.0) EXPECT_NEAR(r.samples.back().contacts[0].normal / mg, 0.5773502692, 1e-3);
+  }
+}
+
 // A ramp of ±0.02 N m/s: 6 s to the thresholds, against an elastic period of 3e-4 s (quasi-
 // static); sampled every 1 ms (2e-5 of torque).
 SystemRun ramp(double tilt, double rate, double duration) {
