@@ -62,6 +62,8 @@ class WedgeCase : public Case {
         << ", mu = " << d.number("mu", p_.mu, "%.4g") << ", e_t "
         << (p_.law == TangentialLaw::contact_law
                 ? "of the contact law (tabulated from single collisions)"
+            : p_.law == TangentialLaw::thesis_rule
+                ? "by the thesis' ED rule (eq. 4.75 where 4.76 holds, else the contact law's)"
             : p_.law == TangentialLaw::large_kappa ? "large-kappa approximation"
                                                    : "= 1")
         << "; wall velocity by FBRPA\n";
@@ -154,19 +156,20 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   const TangentialLaw law = c.choice_of("tangential", tangential_law_names, "tangential law",
                                         std::optional(TangentialLaw::large_kappa));
   std::optional<WallKey> wall_key;
-  if (law == TangentialLaw::contact_law) {
+  if (law == TangentialLaw::contact_law || law == TangentialLaw::thesis_rule) {
     // e_n and e_t of the wall's elastic-skin law (thesis §4.5): e_n by eq. 4.56, e_t(|u_t/u_n|)
     // tabulated from single collisions through the packing engine
-    c.forbid("e_n",
-             "follows from k_n, gamma_n and the disk's mass (eq. 4.56) with "
-             "tangential contact_law");
+    c.forbid("e_n", std::string("follows from k_n, gamma_n and the disk's mass (eq. 4.56) with "
+                                "tangential ") +
+                        name_of(tangential_law_names, law));
     ContactParams wall;
     wall.k_n = c.number("k_n", Bound::positive);
     wall.k_t = c.number("k_t", Bound::non_negative);
     wall.gamma_n = c.number("gamma_n", Bound::non_negative);
     wall.mu = c.number("mu", Bound::non_negative);
-    p.law = TangentialLaw::contact_law;
+    p.law = law;
     p.mu = wall.mu;
+    p.kappa = wall.k_t / wall.k_n;
     p.e_n = linear_dashpot_restitution(wall.k_n, wall.gamma_n, md::disk_mass(density, radius)).e_n;
     wall_key = WallKey{wall.k_n, wall.k_t, wall.gamma_n, wall.mu, radius, density};
     // the engine must be able to run this wall's collisions (the run tabulates 121 of them)
@@ -174,7 +177,7 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
     if (!why.empty()) c.fail("", why);
   } else {
     for (const char* key : {"k_n", "k_t", "gamma_n"})
-      c.forbid(key, "is read only with tangential contact_law");
+      c.forbid(key, "is read only with tangential contact_law or thesis_rule");
     p.e_n = c.number_or("e_n", 0.9, Bound::non_negative);
     if (p.e_n > 1.0) c.fail("e_n", "must be <= 1");
     p.mu = c.number_or("mu", 0.1, Bound::non_negative);

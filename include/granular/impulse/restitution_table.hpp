@@ -51,6 +51,17 @@ inline double tabulated_restitution(const RestitutionTable& t, double e_n, doubl
   return clamp_restitution((1.0 - f) * t.e_t[k] + f * t.e_t[k + 1]);
 }
 
+// e_t as the thesis' event-driven rule applied it (§4.5, "ED rule"), to reproduce its printed
+// figures, not the physics: the full-sliding e_t (4.75) wherever the collision starts sliding,
+// ratio > μ/κ (4.76, κ = k_t/k_n), else the integrated law (the table). (4.76) alone does not
+// make a collision slide throughout (erratum: that needs ratio > max(μ/κ, 6μ − μ/κ)), and (4.75)
+// falls below −1 for ratio < 3μ(1 + e_n)/2; clamped to [−1, 1] as every e_t the rules use.
+inline double thesis_rule_restitution(const RestitutionTable& t, double e_n, double mu,
+                                      double kappa, double ratio) {
+  if (ratio * kappa > mu) return clamp_restitution(full_sliding_e_t(e_n, mu, ratio));
+  return tabulated_restitution(t, e_n, mu, ratio);
+}
+
 // The large-κ e_t of ch. 6 at ratio > 0: the full-sliding e_t (4.75), never below 0.
 inline double large_kappa_restitution(double e_n, double mu, double ratio) {
   return std::max(0.0, full_sliding_e_t(e_n, mu, ratio));

@@ -389,7 +389,7 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
   contact.allow_only({"disk_disk", "disk_wall"});
   const ContactParams disk_disk = read_contact(contact.object("disk_disk"));
   const ContactParams disk_wall = read_contact(contact.object("disk_wall"));
-  if (ed && ed->tangential == md::ed::TangentialRule::contact_law)
+  if (ed && md::ed::uses_table(ed->tangential))
     check_ed_restitution(contact, species, disk_disk, disk_wall, c.areal_density);
 
   // drive
@@ -498,6 +498,8 @@ void PackingEnsemble::describe(Description& d) const {
         << " (docs/ed.md): instantaneous collisions with these e_n, e_t "
         << (ed_->tangential == md::ed::TangentialRule::contact_law
                 ? "tabulated from single collisions of this law"
+            : ed_->tangential == md::ed::TangentialRule::thesis_rule
+                ? "by the thesis' ED rule (eq. 4.75 where 4.76 holds, else this law's table)"
                 : "by the large-kappa approximation")
         << "; fixed bottom with FBRPA wall velocities; start from the layouts lifted by "
         << d.number("start_lift", ed_->start_lift, "%.3g") << "; collapse cap "

@@ -11,6 +11,8 @@ double tangential_restitution(const Params& p, double ratio) {
   if (p.law == TangentialLaw::none || ratio == 0.0) return 1.0;  // u_t = 0: nothing to change
   if (p.law == TangentialLaw::large_kappa)
     return impulse::clamp_restitution(impulse::large_kappa_restitution(p.e_n, p.mu, ratio));
+  if (p.law == TangentialLaw::thesis_rule)
+    return impulse::thesis_rule_restitution(p.table, p.e_n, p.mu, p.kappa, ratio);
   return impulse::tabulated_restitution(p.table, p.e_n, p.mu, ratio);
 }
 

@@ -13,6 +13,8 @@ double tangential_restitution(const Restitution& r, double ratio) {
   if (ratio == 0.0) return 1.0;
   if (r.rule == TangentialRule::large_kappa)
     return impulse::clamp_restitution(impulse::large_kappa_restitution(r.e_n, r.mu, ratio));
+  if (r.rule == TangentialRule::thesis_rule)
+    return impulse::thesis_rule_restitution(r.table, r.e_n, r.mu, r.kappa, ratio);
   return impulse::tabulated_restitution(r.table, r.e_n, r.mu, ratio);
 }
 
@@ -24,7 +26,8 @@ Restitution make_restitution(const ContactParams& law, double radius_a, double r
   r.e_n = linear_dashpot_restitution(law.k_n, law.gamma_n, effective_mass(m_a, m_b)).e_n;
   r.mu = law.mu;
   r.rule = rule;
-  if (rule == TangentialRule::contact_law)
+  r.kappa = law.k_t / law.k_n;
+  if (uses_table(rule))
     r.table = tangential_restitution_table(law, radius_a, radius_b, areal_density);
   return r;
 }

@@ -105,6 +105,26 @@ TEST(WedgeMap, TangentialRestitutionStaysWithinPlusMinusOne) {
   EXPECT_EQ(tangential_restitution(p, 0.1), 0.0);
 }
 
+// The thesis' ED rule (thesis_rule): the full-sliding e_t (4.75) wherever (4.76) holds,
+// |u_t/u_n| > μ/κ, clamped; the contact law's table below. Between μ/κ and 3μ(1 + e_n)/2 the
+// rule gives e_t = −1 where the table does not: the region the erratum finds it wrong.
+TEST(WedgeMap, TheThesisRuleIsTheFullSlidingLawAbove4_76AndTheTableBelow) {
+  Params p;
+  p.law = TangentialLaw::thesis_rule;
+  p.e_n = 0.9;
+  p.mu = 0.15;
+  p.kappa = 0.773;
+  for (std::size_t k = 0; k < impulse::restitution_table_size; ++k)
+    p.table.e_t.push_back(0.5);         // a stand-in table, flat
+  const double onset = p.mu / p.kappa;  // 0.194
+  EXPECT_EQ(tangential_restitution(p, 0.9 * onset), 0.5);
+  EXPECT_EQ(tangential_restitution(p, 1.1 * onset), -1.0);  // (4.75) = −1.84, clamped
+  EXPECT_DOUBLE_EQ(tangential_restitution(p, 2.0), 1.0 - 3.0 * 0.15 * 1.9 / 2.0);
+  p.law = TangentialLaw::contact_law;
+  EXPECT_EQ(tangential_restitution(p, 1.1 * onset), 0.5);
+  EXPECT_DOUBLE_EQ(tangential_restitution(p, 2.0), 0.5);  // inside the table's range
+}
+
 // e_t of the contact law (thesis §4.5.2), tabulated from single collisions for the ch. 6 wall
 // (k_n = 4.5e6, κ = 0.773, γ_n = 9.84, μ = 0.1, m = 4.5 g): the sticking limit cos(ω_t t_c)
 // (4.79) at small ratios, the full-sliding e_t (4.75) above max(μ/κ, 6μ − μ/κ), in [−1, 1].

@@ -34,12 +34,14 @@ using impact::DriverContext, impact::DriverOptions, impact::HybridModel, impact:
 enum class TangentialLaw {
   contact_law,  // e_t(|u_t/u_n|) of the elastic-skin law, tabulated from single collisions
   large_kappa,  // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
-  none          // e_t = 1: frictionless walls
+  none,         // e_t = 1: frictionless walls
+  thesis_rule   // the thesis' ED rule: (4.75) where (4.76) holds, else the contact law's table
 };
 inline constexpr Named<TangentialLaw> tangential_law_names[] = {
     {TangentialLaw::contact_law, "contact_law"},
     {TangentialLaw::large_kappa, "large_kappa"},
-    {TangentialLaw::none, "none"}};
+    {TangentialLaw::none, "none"},
+    {TangentialLaw::thesis_rule, "thesis_rule"}};
 
 struct Params {
   double aperture = 2.0943951023931957;  // θ_W, the angle between the walls [rad] (0, π)
@@ -47,7 +49,8 @@ struct Params {
   double e_n = 0.9;                      // normal restitution (2.11)
   double mu = 0.1;                       // friction coefficient of the walls
   TangentialLaw law = TangentialLaw::large_kappa;
-  impulse::RestitutionTable table;  // for contact_law (md::tangential_restitution_table)
+  impulse::RestitutionTable table;  // for contact_law and thesis_rule (the collision model's)
+  double kappa = 0.0;               // k_t/k_n of the wall's law (thesis_rule's (4.76))
   bool vibrating = true;            // false: fixed walls (no wall velocity at all; tests)
   std::uint64_t seed = 1;
 

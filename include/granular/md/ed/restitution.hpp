@@ -20,18 +20,26 @@ namespace granular::md::ed {
 // How e_t follows from the contact law.
 enum class TangentialRule {
   contact_law,  // e_t(|u_t/u_n|) of the elastic-skin law, from single collisions
-  large_kappa   // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
+  large_kappa,  // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
+  thesis_rule   // the thesis' ED rule: (4.75) where (4.76) holds, else the contact law's
 };
 inline constexpr Named<TangentialRule> tangential_rule_names[] = {
-    {TangentialRule::contact_law, "contact_law"}, {TangentialRule::large_kappa, "large_kappa"}};
+    {TangentialRule::contact_law, "contact_law"},
+    {TangentialRule::large_kappa, "large_kappa"},
+    {TangentialRule::thesis_rule, "thesis_rule"}};
+
+// Whether the rule needs the collision model's e_t table.
+inline bool uses_table(TangentialRule rule) { return rule != TangentialRule::large_kappa; }
 
 // Restitution of one contact type at one effective mass.
 struct Restitution {
   double e_n = 1.0;  // eq. 4.56 [-]
   double mu = 0.0;   // Coulomb coefficient (the full-sliding e_t, eq. 4.75)
   TangentialRule rule = TangentialRule::large_kappa;
-  // contact_law: e_t(|u_t/u_n|), the collision model's (md::tangential_restitution_table)
+  // contact_law, thesis_rule: e_t(|u_t/u_n|), the collision model's
+  // (md::tangential_restitution_table)
   impulse::RestitutionTable table;
+  double kappa = 0.0;  // k_t/k_n (thesis_rule's (4.76))
 };
 
 // e_t at the pre-collision ratio |u_t/u_n|, in [−1, 1]; 1 at ratio 0 (no slip to change):
