@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -208,6 +209,25 @@ TEST(EdRestitution, TangentialRestitutionStaysWithinPlusMinusOne) {
   r.mu = 0.1;
   EXPECT_EQ(tangential_restitution(r, 0.1), 0.0);
   EXPECT_DOUBLE_EQ(tangential_restitution(r, 2.0), 1.0 - 0.3 * 1.9 / 2.0);
+}
+
+// The thesis' ED rule (thesis_rule): the contact law's table where the collision starts in
+// stick, |u_t/u_n| <= μ/κ, the full-sliding e_t (4.75) above, clamped: at the onset it jumps
+// from the table to the formula, which is the erratum's point.
+TEST(EdRestitution, TheThesisRuleSwitchesToTheFullSlidingLawAt4_76) {
+  const ContactParams law{1e4, 0.773e4, 0.1, 0.1};
+  const Restitution rule = make_restitution(law, 0.02, 0.0, density, TangentialRule::thesis_rule);
+  const Restitution table = make_restitution(law, 0.02, 0.0, density, TangentialRule::contact_law);
+  EXPECT_DOUBLE_EQ(rule.kappa, 0.773);
+  EXPECT_EQ(rule.table.e_t, table.table.e_t);  // the same integrated law
+  const double onset = law.mu / rule.kappa;
+  for (double ratio : {0.01, 0.05, 0.5 * onset, 0.99 * onset})
+    EXPECT_EQ(tangential_restitution(rule, ratio), tangential_restitution(table, ratio)) << ratio;
+  for (double ratio : {1.01 * onset, 0.5, 2.0, 50.0})
+    EXPECT_EQ(tangential_restitution(rule, ratio),
+              std::clamp(full_sliding_e_t(rule.e_n, rule.mu, ratio), -1.0, 1.0))
+        << ratio;
+  EXPECT_EQ(tangential_restitution(rule, 1.01 * onset), -1.0);  // (4.75) < −1 there
 }
 
 }  // namespace
