@@ -1,0 +1,91 @@
+// The registry of the papers' stated results (papers/stated_results.json, docs/reproduce.md):
+// every entry is complete (where the paper states it, its words, its number as printed, what is
+// compared, a tolerance and why, the cost), cites one of the five papers, and names a shipped
+// case whose full-scale and quick-scale overrides `granular validate` accepts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "support/cli_scratch.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using granular::test::file_text;
+using nlohmann::json;
+
+const fs::path registry = fs::path(GRANULAR_SOURCE_DIR) / "papers" / "stated_results.json";
+
+json load_registry() { return json::parse(file_text(registry)); }
+
+// "--set /a/b=<json>" words for the shell, one per override
+std::string set_words(const json& set) {
+  std::string words;
+  if (!set.is_object()) return words;
+  for (const auto& [pointer, value] : set.items())
+    words += " --set '" + pointer + "=" + value.dump() + "'";
+  return words;
+}
+
+TEST(StatedResults, EveryEntryIsCompleteAndCitesAPaper) {
+  const json r = load_registry();
+  ASSERT_TRUE(r.contains("papers") && r["papers"].is_object());
+  ASSERT_TRUE(r.contains("results") && r["results"].is_array());
+  const std::set<std::string> kinds = {"value", "range",      "sign",  "exponent",
+                                       "count", "inequality", "trend", "closed_form"};
+  std::set<std::string> ids;
+  std::set<std::string> papers_with_results;
+  for (const json& e : r["results"]) {
+    const std::string id = e.value("id", "");
+    SCOPED_TRACE(id);
+    EXPECT_FALSE(id.empty());
+    EXPECT_TRUE(ids.insert(id).second) << "id repeated";
+    const std::string paper = e.value("paper", "");
+    EXPECT_TRUE(r["papers"].contains(paper)) << "unknown paper " << paper;
+    papers_with_results.insert(paper);
+    for (const char* key : {"where", "statement", "quote", "compared"})
+      EXPECT_FALSE(e.value(key, std::string()).empty()) << key;
+    ASSERT_TRUE(e.contains("printed") && e["printed"].is_object());
+    EXPECT_TRUE(kinds.count(e["printed"].value("kind", ""))) << e["printed"].dump();
+    EXPECT_TRUE(e.contains("plot_only") && e["plot_only"].is_boolean());
+    ASSERT_TRUE(e.contains("tolerance") && e["tolerance"].is_object());
+    EXPECT_FALSE(e["tolerance"].value("why", std::string()).empty());
+    ASSERT_TRUE(e.contains("measure") && e["measure"].is_object());
+    EXPECT_FALSE(e["measure"].value("observable", std::string()).empty());
+    ASSERT_TRUE(e.contains("cost") && e["cost"].is_object());
+  }
+  for (const auto& [paper, citation] : r["papers"].items()) {
+    EXPECT_TRUE(papers_with_results.count(paper)) << "no result of " << paper;
+    EXPECT_FALSE(citation.get<std::string>().empty());
+  }
+}
+
+class StatedResultsCli : public granular::test::CliScratch {
+ protected:
+  StatedResultsCli() : CliScratch("stated_results") {}
+};
+
+// Each result's case, at its full and its quick scale, is a valid case.
+TEST_F(StatedResultsCli, EveryCaseAndItsOverridesValidate) {
+  const json r = load_registry();
+  std::set<std::string> validated;  // results often share a case and its overrides
+  for (const json& e : r["results"]) {
+    const json& m = e["measure"];
+    if (!m.contains("case") || m["case"].is_null()) continue;
+    const std::string path = std::string(GRANULAR_SOURCE_DIR) + "/" + m["case"].get<std::string>();
+    ASSERT_TRUE(fs::exists(path)) << e["id"] << ": no " << path;
+    for (const char* scale : {"set", "quick_set"}) {
+      if (!m.contains(scale) || m[scale].is_null()) continue;
+      const std::string command = "validate '" + path + "'" + set_words(m[scale]);
+      if (!validated.insert(command).second) continue;
+      const auto run = granular(command);
+      EXPECT_EQ(run.code, 0) << e["id"] << " " << scale << ": " << run.err;
+    }
+  }
+  EXPECT_GT(validated.size(), 0u);
+}
+
+}  // namespace
