@@ -1,9 +1,9 @@
 // Tests for src/md/state.cpp: the memory footprint of the state.
+#include "granular/md/state.hpp"
+
 #include <gtest/gtest.h>
 
 #include <vector>
-
-#include "granular/md/state.hpp"
 
 namespace granular::md {
 namespace {
@@ -27,6 +27,17 @@ TEST(StateMemory, AMillionDisksFitInAGigabyte) {
   EXPECT_LT(per_disk, 1000.0);
   EXPECT_GT(per_disk, 500.0);  // the contact slots alone are 10 x 48 bytes
   RecordProperty("bytes_per_disk", static_cast<int>(per_disk));
+}
+
+// The one list of the state's arrays (for_each_state_array) holds every array of EnsembleState:
+// the checkpoint, the device mirror and the views read and write exactly the list, so an array
+// added to the state but not to the list would be lost on resume and never reach a kernel.
+TEST(StateArrays, TheOneListHoldsEveryArrayOfTheState) {
+  EnsembleState s;
+  std::size_t arrays = 0;
+  for_each_state_array(s, s, [&arrays](auto&, auto&, const char*) { ++arrays; });
+  EXPECT_EQ(sizeof(EnsembleState),
+            arrays * sizeof(std::vector<double>) + sizeof(s.step) + sizeof(s.t0));
 }
 
 }  // namespace
