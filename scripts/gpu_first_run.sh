@@ -9,7 +9,8 @@
 #   scripts/gpu_first_run.sh [--prebuilt] [STEP ...]
 #   --prebuilt: run the binaries scripts/pack_gpu_build.sh built (carried), build nothing
 #   STEP: driver build smoke cuda-tests cmp bench suite sanitize ncu (the default: all of
-#   them), sanitize-grid
+#   them), sanitize-grid, variants (build-gpu-var/*/granular_bench beside build-gpu's, built
+#   here by scripts/gpu_kernel_variants.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${GPU_RUN_WORK:-/tmp/gpu-run}
@@ -22,7 +23,8 @@ steps=()
 for a in "$@"; do
   case "$a" in
     --prebuilt) prebuilt=1 ;;
-    driver | build | smoke | cuda-tests | cmp | bench | suite | sanitize | sanitize-grid | ncu)
+    driver | build | smoke | cuda-tests | cmp | bench | suite | sanitize | sanitize-grid | ncu | \
+      variants)
       steps+=("$a") ;;
     *) echo "gpu_first_run.sh: unknown argument $a" >&2; exit 2 ;;
   esac
@@ -33,6 +35,7 @@ wants() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 pack() {
   cp "$out/summary.txt" "$back/" 2>/dev/null
   [[ -f "$out/bench.jsonl" ]] && cp "$out/bench.jsonl" "$back/"
+  [[ -f "$out/variants.jsonl" ]] && cp "$out/variants.jsonl" "$back/"
   (cd "$out" && find . -maxdepth 1 -name '*.log' -o -maxdepth 1 -name '*.txt' | tar czf "$back/logs.tar.gz" -T -)
   [[ -d "$out" ]] && for r in "$out"/*.ncu-rep; do [[ -f "$r" ]] && cp "$r" "$back/"; done
 }
@@ -188,6 +191,23 @@ if wants ncu; then
   for report in ncu-block ncu-grid; do
     [[ -f "$out/$report.ncu-rep" ]] && ncu --import "$out/$report.ncu-rep" --page details \
       > "$out/$report.txt" 2>&1
+  done
+fi
+if wants variants; then
+  # each variant of the block kernel beside build-gpu's own, one after the other on this
+  # machine: 1 000 and 4 096 packings of 60 disks, both integrators (docs/performance.md)
+  log "bench of the kernel variants in build-gpu-var/ beside $build"
+  for packings in 1000 4096; do
+    for integrator in velocity_verlet gear5; do
+      for bin in "$build/granular_bench" build-gpu-var/*/granular_bench; do
+        [[ -x $bin ]] || continue
+        line=$(timeout 90 "$bin" --backend cuda --disks 60 --packings "$packings" \
+          --integrator "$integrator" 2>> "$out/variants.log" | tail -1)
+        [[ -n $line ]] || { log "variant $bin failed ($packings, $integrator)"; continue; }
+        echo "{\"variant\": \"$bin\", \"result\": $line}" | tee -a "$out/variants.jsonl" \
+          >> "$out/summary.txt"
+      done
+    done
   done
 fi
 log "done"
