@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "granular/cases/case.hpp"
+#include "granular/cases/run_into_folder.hpp"
 
 namespace granular::cli {
 
@@ -42,6 +43,12 @@ std::filesystem::path run_folder(const Options& o);
 // (stop_signals.cpp).
 void catch_stop_signals(std::initializer_list<int> signals = {SIGINT, SIGTERM});
 bool stop_requested();
+
+// What the command line asks of a run into folder `out` of the packings `packings` (a shard,
+// or all): backend, threads, --resume, --force (the files it keeps noted on stderr),
+// --checkpoint-interval. The caller adds where the report, progress and stop requests go.
+cases::FolderRun folder_run(const Options& o, const std::filesystem::path& out,
+                            const std::optional<cases::PackingRange>& packings);
 
 // Clears granular's files from `out` (--force), saying on stderr which others it kept.
 void force_clear(const std::filesystem::path& out);

@@ -16,8 +16,8 @@
 
 #include "cli.hpp"
 #include "granular/cases/case.hpp"
-#include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/output_folder.hpp"
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/run_into_folder.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/provenance.hpp"
@@ -277,20 +277,11 @@ int merge(const Options& o) {
 
 int run(const Options& o) {
   const LoadedCase lc = granular::cases::load_case(o.case_path, o.sets);
-  granular::cases::FolderRun r;
-  r.out = granular::cli::run_folder(o);
-  r.backend = o.backend;
-  r.threads = o.threads;
-  r.resume = o.resume;
-  r.force = o.force;
-  r.packings = o.packings;
-  r.checkpoint_interval = o.checkpoint_interval;
+  granular::cases::FolderRun r =
+      granular::cli::folder_run(o, granular::cli::run_folder(o), o.packings);
   r.report = &std::cout;
   r.progress = o.quiet ? nullptr : &std::cerr;
   r.terminal = isatty(2) == 1;
-  r.on_kept = [&](const std::vector<std::string>& kept) {
-    granular::cli::note_kept(r.out, kept);
-  };
   r.stopped_how = "stopped, exit " + std::to_string(kStopped) + ",";
   // a run that can stop stops within a slice with a checkpoint, so days of work survive
   if (lc.spec->stoppable()) {
@@ -320,6 +311,21 @@ namespace granular::cli {
 
 fs::path run_folder(const Options& o) {
   return o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);
+}
+
+granular::cases::FolderRun folder_run(
+    const Options& o, const fs::path& out,
+    const std::optional<granular::cases::PackingRange>& packings) {
+  granular::cases::FolderRun r;
+  r.out = out;
+  r.backend = o.backend;
+  r.threads = o.threads;
+  r.resume = o.resume;
+  r.force = o.force;
+  r.packings = packings;
+  r.checkpoint_interval = o.checkpoint_interval;
+  r.on_kept = [out](const std::vector<std::string>& kept) { note_kept(out, kept); };
+  return r;
 }
 
 void note_kept(const fs::path& out, const std::vector<std::string>& kept) {

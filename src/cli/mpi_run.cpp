@@ -423,17 +423,8 @@ int run_ranks(const Options& o, const Ranks& m) {
   // (cases/run_into_folder.hpp), the ranks agreeing after each step
   std::ostream nowhere(nullptr);
   const auto shard_run = [&](const Shard& s) {
-    cases::FolderRun r;
-    r.out = rank_folder(out, s.index);
-    r.backend = o.backend;
-    r.threads = o.threads;
-    r.resume = o.resume;
-    r.force = o.force;
-    r.packings = s.packings;
-    r.checkpoint_interval = o.checkpoint_interval;
+    cases::FolderRun r = folder_run(o, rank_folder(out, s.index), s.packings);
     r.report = &nowhere;
-    r.on_kept = [dir = r.out](const std::vector<std::string>& kept) { note_kept(dir, kept); };
-    r.resume_hint = "repeat the command with --resume";
     return r;
   };
   // every rank checks its part before anything is written: rank 0 the output folder, each
