@@ -38,6 +38,25 @@
 #include "granular/vec2.hpp"
 
 namespace granular::md {
+
+// the builder's placement, shared with the 3-disk system (packing.hpp)
+bool touch_two_disks(Vec2 a, double r_ia, Vec2 b, double r_ib, Vec2& out) {
+  // order the pair left to right: the solution on the left of a->b is then the upper one
+  if (b.x < a.x) {
+    std::swap(a, b);
+    std::swap(r_ia, r_ib);
+  }
+  const Vec2 d = b - a;
+  const double l2 = dot(d, d);
+  const double product =
+      (l2 - (r_ia - r_ib) * (r_ia - r_ib)) * ((r_ia + r_ib) * (r_ia + r_ib) - l2);
+  if (l2 <= 0.0 || product < 0.0) return false;
+  const double root = std::sqrt(product);
+  const double along = l2 + r_ia * r_ia - r_ib * r_ib;
+  out = a + (1.0 / (2.0 * l2)) * Vec2{along * d.x - root * d.y, along * d.y + root * d.x};
+  return true;
+}
+
 namespace {
 
 // relative tolerances: overlaps and box bounds (in radii), ties between candidates (in radii),
@@ -168,25 +187,6 @@ class Grid {
   int rows_ = 0;
   std::vector<std::vector<int>> cells_;
 };
-
-// centre of a disk of radius r touching disks a and b, the upper of the two solutions
-// (eqs. 2.3-2.4); false when the two contact circles do not meet
-bool touch_two_disks(Vec2 a, double r_ia, Vec2 b, double r_ib, Vec2& out) {
-  // order the pair left to right: the solution on the left of a->b is then the upper one
-  if (b.x < a.x) {
-    std::swap(a, b);
-    std::swap(r_ia, r_ib);
-  }
-  const Vec2 d = b - a;
-  const double l2 = dot(d, d);
-  const double product =
-      (l2 - (r_ia - r_ib) * (r_ia - r_ib)) * ((r_ia + r_ib) * (r_ia + r_ib) - l2);
-  if (l2 <= 0.0 || product < 0.0) return false;
-  const double root = std::sqrt(product);
-  const double along = l2 + r_ia * r_ia - r_ib * r_ib;
-  out = a + (1.0 / (2.0 * l2)) * Vec2{along * d.x - root * d.y, along * d.y + root * d.x};
-  return true;
-}
 
 // direction from a support to the centre p of the disk it touches
 Vec2 contact_normal(int support, Vec2 p, const std::vector<Vec2>& centres) {

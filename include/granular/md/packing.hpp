@@ -6,7 +6,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "granular/vec2.hpp"
+
 namespace granular::md {
+
+// The centre of a disk at distance r_ia from centre a and r_ib from centre b (touching both:
+// r_ia = R + R_a), the upper of the two solutions (eqs. 2.3-2.4; the left of a->b once a is the
+// left one); false when the two circles do not meet. The builder's placement, and the 3-disk
+// system's rest on its supports.
+bool touch_two_disks(Vec2 a, double r_ia, Vec2 b, double r_ib, Vec2& out);
 
 // Centres of a packing, in the order of the radii given.
 struct PackingLayout {

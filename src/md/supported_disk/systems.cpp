@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "granular/constants.hpp"
+#include "granular/md/packing.hpp"
 
 namespace granular::md {
 namespace {
@@ -50,14 +51,13 @@ std::array<double, 2> static_rest(double x1, double x2, double y, double r, doub
     const double det = n[0][0] * n[1][1] - n[1][0] * n[0][1];
     const double forces[2] = {(load[0] * n[1][1] - n[1][0] * load[1]) / det,
                               (n[0][0] * load[1] - load[0] * n[0][1]) / det};
-    const double r1 = 2.0 * r - std::max(forces[0], 0.0) / k_n;
-    const double r2 = 2.0 * r - std::max(forces[1], 0.0) / k_n;
-    const double d = x2 - x1;
-    const double a = (r1 * r1 - r2 * r2 + d * d) / (2.0 * d);
-    const double nx = x1 + a, ny = y + std::sqrt(r1 * r1 - a * a);
-    const bool settled = nx == px && ny == py;
-    px = nx;
-    py = ny;
+    Vec2 centre;
+    if (!touch_two_disks({x1, y}, 2.0 * r - std::max(forces[0], 0.0) / k_n, {x2, y},
+                         2.0 * r - std::max(forces[1], 0.0) / k_n, centre))
+      break;  // not reached: the overlaps are far below the supports' distance
+    const bool settled = centre.x == px && centre.y == py;
+    px = centre.x;
+    py = centre.y;
     if (settled) break;
   }
   return {px, py};
