@@ -105,9 +105,8 @@ StreamedOutputs::StreamedOutputs(const std::filesystem::path& out_dir,
       dumps_.push_back(std::make_unique<io::LammpsDump>(out_dir_ / name, keep(name)));
     }
     if (snapshots_.vtk)
-      series_.push_back(std::make_unique<io::VtkSeries>(
-          out_dir_ / "snapshots", "packing_" + std::to_string(photographed_[k].second),
-          keep(stem(k) + ".pvd")));
+      series_.push_back(std::make_unique<io::VtkSeries>(out_dir_ / "snapshots", packing_name(k),
+                                                        keep(stem(k) + ".pvd")));
   }
 }
 
@@ -170,8 +169,10 @@ std::optional<std::uint64_t> StreamedOutputs::keep(const std::string& name) cons
   return st ? std::optional<std::uint64_t>(st->bytes) : std::nullopt;
 }
 
-std::string StreamedOutputs::stem(std::size_t k) const {
-  return "snapshots/packing_" + std::to_string(photographed_[k].second);
+std::string StreamedOutputs::packing_name(std::size_t k) const {
+  return "packing_" + std::to_string(photographed_[k].second);
 }
+
+std::string StreamedOutputs::stem(std::size_t k) const { return "snapshots/" + packing_name(k); }
 
 }  // namespace granular::cases

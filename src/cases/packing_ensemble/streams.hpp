@@ -65,7 +65,8 @@ class StreamedOutputs {
  private:
   std::optional<io::StreamSize> recorded(const std::string& name) const;
   std::optional<std::uint64_t> keep(const std::string& name) const;
-  std::string stem(std::size_t k) const;  // snapshots/packing_<whole index>
+  std::string packing_name(std::size_t k) const;  // packing_<whole index>
+  std::string stem(std::size_t k) const;          // snapshots/packing_<whole index>
 
   std::filesystem::path out_dir_;
   const md::EnsembleCase& run_case_;
