@@ -20,6 +20,8 @@ constexpr int kBadInput = 2;
 // a run stopped by a signal that left a checkpoint: --resume continues it (sysexits.h's
 // EX_TEMPFAIL, "try again later"), told apart from a failure by a batch script
 constexpr int kStopped = 75;
+// granular reproduce wrote its report, and some result disagrees with its paper or failed
+constexpr int kDisagrees = 3;
 
 struct Options {
   std::string command;  // "run", "validate" or "merge"
@@ -35,6 +37,10 @@ struct Options {
   std::vector<std::string> sets;
   bool quiet = false;  // run: no progress or notes on stderr
 };
+
+// `granular reproduce ARGS...` (args[0] is "reproduce"): reruns the papers' stated results and
+// writes the report (reproduce.cpp). Bad input throws io::CaseError.
+int reproduce(const std::vector<std::string>& args);
 
 // The output folder of `granular run`: --out, else out/<case file stem>.
 std::filesystem::path run_folder(const Options& o);

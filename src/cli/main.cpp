@@ -43,6 +43,8 @@ const char* const kUsage =
     "       granular validate CASE.json [--threads N] [--backend cpu|cuda]\n"
     "                    [--set /json/pointer=value]...\n"
     "       granular merge --out DIR [--force] SHARD_DIR...\n"
+    "       granular reproduce [PAPER...] [--quick|--full] --out DIR [--threads N]\n"
+    "                    [--result ID]... [--max-cost S] [--registry FILE] [--dry-run]\n"
     "       granular COMMAND --help | granular --help | granular --version\n";
 
 // Each command's help: what it does, its options, its exit codes.
@@ -95,6 +97,26 @@ const CommandHelp kCommandHelp[] = {
      "\n"
      "  --out DIR               the merged run's folder\n"
      "  --force                 merge into a folder that holds outputs\n"},
+    {"reproduce",
+     "usage: granular reproduce [PAPER...] [--quick|--full] --out DIR [--threads N]\n"
+     "                    [--result ID]... [--max-cost S] [--registry FILE] [--dry-run]\n"
+     "\n"
+     "Reruns the stated results of the papers (thesis, pendulum, billiard, prism, dimer; all\n"
+     "when none is named) from the registry, measures each and writes a report that sets the\n"
+     "engine's number beside the paper's: DIR/report.html (figures inline), DIR/report.md and\n"
+     "DIR/results.json (docs/reproduce.md). Prints the estimated cost first. Resumable: runs\n"
+     "finished in DIR/runs/ are not rerun.\n"
+     "\n"
+     "  --quick | --full        the quick scale (default; minutes) or the papers' own\n"
+     "  --out DIR               the report's folder, and its runs in DIR/runs/\n"
+     "  --threads N             threads of each run (default: the OpenMP default)\n"
+     "  --result ID             only this result (repeatable)\n"
+     "  --max-cost S            list, but do not measure, results that cost more than S seconds\n"
+     "                          on one core at the scale (the registry's costs)\n"
+     "  --registry FILE         the registry (default: papers/stated_results.json)\n"
+     "  --dry-run               print the cost and the runs, run nothing\n"
+     "\n"
+     "exit status 3: the report is written and some result disagrees or failed to measure\n"},
 };
 
 const char* const kExitCodes =
@@ -111,6 +133,8 @@ const char* const kHelp =
     "             and an estimate of the run's wall time from a short calibration run\n"
     "  merge      join the complete shards of one packing ensemble run into DIR: the files a\n"
     "             single run writes (docs/outputs.md, \"Shards\")\n"
+    "  reproduce  rerun the papers' stated results and write a report that sets each beside\n"
+    "             the paper's number (docs/reproduce.md)\n"
     "\n"
     "granular COMMAND --help describes a command and its options. Case files: docs/cases.md.\n";
 
@@ -368,6 +392,17 @@ int main(int argc, char** argv) {
   for (const std::string& a : args) command += " " + granular::io::shell_word(a);
   granular::io::set_command_line(command);
 
+  if (args[0] == "reproduce" && launched_rank() < 0) {
+    try {
+      return granular::cli::reproduce(args);
+    } catch (const CaseError& e) {
+      std::cerr << e.what() << "\n";
+      return kBadInput;
+    } catch (const std::exception& e) {
+      std::cerr << "granular: reproduce failed: " << granular::io::one_line(e.what()) << "\n";
+      return kRunFailure;
+    }
+  }
   // bad input maps to 2, anything else that goes wrong to 1
   // under mpirun every rank parses the same line: rank 0 alone reports
   const int mpi_rank = launched_rank();

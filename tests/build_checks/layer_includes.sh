@@ -3,7 +3,8 @@
 # way too"): the law layer (include/granular/*.hpp, impulse/) includes none of md/, md/ed/,
 # impact/; impact/ never includes md/; md/ (md/ed/ too) and the kernels never include impact/,
 # and outside md/ed/ never md/ed/; the engine (md/'s own files, md/schedules/, the kernels)
-# includes none of the models built on it (md/ed/, ensemble/, collision/, supported_disk/). Prints each offending #include and exits 1.
+# includes none of the models built on it (md/ed/, ensemble/, collision/, supported_disk/); and
+# nothing below reproduce/ includes it. Prints each offending #include and exits 1.
 # Usage: layer_includes.sh SRC
 set -eu
 cd "$1"
@@ -43,14 +44,18 @@ refuse "md/ outside md/ed/ never includes md/ed/" "$outside_ed" md/ed/
 models="md/ed/ md/ensemble/ md/collision/ md/supported_disk/"
 engine=$(find include/granular/md src/md -maxdepth 1 -type f | sort; files include/granular/md/schedules kernels)
 refuse "the engine includes none of the models built on it" "$engine" $models
+# reproduce/ (the papers' stated results measured) sits on the cases: nothing below includes it
+below=$(files include/granular/md include/granular/impact include/granular/impulse include/granular/io \
+  include/granular/cases src/md src/impact src/io src/cases kernels; find include/granular -maxdepth 1 -name '*.hpp')
+refuse "nothing below reproduce/ includes it" "$below" reproduce/
 
 # the folders themselves: a new physics folder must be placed in this map
 for d in include/granular/* src/*; do
   [ -d "$d" ] || continue
   case "$d" in
     include/granular/md | include/granular/impact | include/granular/impulse | \
-      include/granular/io | include/granular/cases | src/md | src/impact | src/io | src/cases | \
-      src/cli) ;;
+      include/granular/io | include/granular/cases | include/granular/reproduce | src/md | \
+      src/impact | src/io | src/cases | src/reproduce | src/cli) ;;
     *)
       echo "$d: a folder this check does not know: add it to tests/build_checks/layer_includes.sh"
       status=1

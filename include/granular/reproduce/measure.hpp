@@ -1,0 +1,40 @@
+// A stated result measured: its `measure.compute` evaluated on the outputs of its runs, and the
+// verdict against the paper's number and tolerance (docs/reproduce.md).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "granular/reproduce/expression.hpp"
+#include "granular/reproduce/plan.hpp"
+
+namespace granular::reproduce {
+
+enum class Verdict { agrees, disagrees, failed, not_measured };
+const char* verdict_name(Verdict v);
+
+// The points of a figure: the engine's (x, y) and the paper's (ref_x, ref_y), if printed.
+struct Figure {
+  std::vector<double> x, y, ref_x, ref_y;
+  std::string x_label, y_label;
+  bool log_x = false, log_y = false;
+};
+
+struct Result {
+  std::string id;
+  Verdict verdict = Verdict::not_measured;
+  Value value;
+  double stderr_value = NAN;  // of `value`; NaN when unknown
+  std::string message;        // why it disagrees, failed or is not measured
+  std::optional<Figure> figure;
+};
+
+// The paper's number as the report prints it ("3.85", "[0.2, 0.3]", "< 0", ...).
+std::string printed_text(const nlohmann::ordered_json& printed);
+
+// Measures one entry from the runs in DIR/runs/ (run_missing ran them).
+Result measure(const Plan& plan, const Entry& entry, const std::filesystem::path& dir);
+
+}  // namespace granular::reproduce

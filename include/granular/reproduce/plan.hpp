@@ -1,0 +1,68 @@
+// What `granular reproduce` runs (docs/reproduce.md): the stated results of the chosen papers,
+// each with the runs its `measure.compute` reads at the chosen scale. Runs with the same case and
+// overrides are one folder, shared by every result that reads them, and a finished folder is not
+// rerun (its summary.json holds the case as it ran).
+#pragma once
+
+#if defined(GRANULAR_PHYSICS_ONLY)
+#error "a physics source includes a reproduce header"
+#endif
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace granular::reproduce {
+
+enum class Scale { quick, full };
+
+// One run a result reads: `name` in its expressions, the case and its overrides ("/ptr=json").
+struct Run {
+  std::string name;
+  std::string case_path;  // as the registry names it, relative to the project root
+  std::vector<std::string> overrides;
+  bool validate = false;  // no run: `granular validate`'s numbers (validate.json)
+  std::string folder;     // under DIR/runs/: the case's stem and a hash of what it runs
+};
+
+struct Entry {
+  nlohmann::ordered_json spec;  // the registry's entry (ordered: `let` is evaluated in order)
+  std::string id;
+  std::string paper;
+  std::vector<Run> runs;
+  std::string not_measured;  // why the result is not measured at this scale; empty when it is
+  double cost_s = 0.0;       // the registry's cost at this scale [s on one core]
+};
+
+struct Plan {
+  std::filesystem::path registry;
+  std::filesystem::path root;  // the project root: where the cases' paths start
+  nlohmann::json papers;       // paper -> citation
+  Scale scale = Scale::quick;
+  std::vector<Entry> entries;
+};
+
+// The entries of `papers` (all when empty) and, when `ids` is not empty, only those; a result
+// whose cost at this scale exceeds `max_cost_s` is listed, not measured. An unknown paper or id,
+// or a malformed compute block, throws io::CaseError naming the registry.
+Plan make_plan(const std::filesystem::path& registry, Scale scale,
+               const std::vector<std::string>& papers, const std::vector<std::string>& ids,
+               double max_cost_s = INFINITY);
+
+// True when DIR/runs/<run.folder> holds a finished run of that case (or validate.json).
+bool run_done(const Plan& plan, const Run& run, const std::filesystem::path& dir);
+
+// Every distinct run of the plan, once, in the order the entries need them.
+std::vector<Run> distinct_runs(const Plan& plan);
+
+// Runs what is missing into DIR/runs/, one run at a time on `threads` threads, saying on
+// `progress` what it runs; a run that fails is recorded in its folder's run.log and the others
+// go on. Returns the folders that failed, with why.
+std::vector<std::pair<std::string, std::string>> run_missing(const Plan& plan,
+                                                             const std::filesystem::path& dir,
+                                                             int threads, std::ostream& progress);
+
+}  // namespace granular::reproduce

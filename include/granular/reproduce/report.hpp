@@ -1,0 +1,20 @@
+// The report of `granular reproduce` (docs/reproduce.md): report.html, one self-contained page
+// with the figures inline, its Markdown twin report.md (figures in figures/), and results.json,
+// the verdicts as data; each written atomically.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "granular/reproduce/measure.hpp"
+#include "granular/reproduce/plan.hpp"
+
+namespace granular::reproduce {
+
+void write_report(const std::filesystem::path& dir, const Plan& plan,
+                  const std::vector<Result>& results);
+
+// An SVG drawing of a figure (report.html embeds it, report.md links it).
+std::string svg_plot(const Figure& f);
+
+}  // namespace granular::reproduce

@@ -1,0 +1,158 @@
+// `granular reproduce`: the papers' stated results rerun, measured and set beside the papers'
+// numbers in a report (docs/reproduce.md).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "granular/io/file.hpp"
+#include "granular/io/json_reader.hpp"
+#include "granular/reproduce/measure.hpp"
+#include "granular/reproduce/plan.hpp"
+#include "granular/reproduce/report.hpp"
+
+namespace granular::cli {
+
+namespace fs = std::filesystem;
+using reproduce::Scale;
+using reproduce::Verdict;
+
+namespace {
+
+struct ReproduceOptions {
+  std::vector<std::string> papers;
+  std::vector<std::string> ids;
+  Scale scale = Scale::quick;
+  std::string out;
+  std::string registry = "papers/stated_results.json";
+  int threads = 0;
+  double max_cost = INFINITY;
+  bool dry_run = false;
+};
+
+ReproduceOptions parse(const std::vector<std::string>& args) {
+  ReproduceOptions o;
+  bool scale_given = false;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const auto value = [&](const std::string& key) {
+      if (i + 1 >= args.size()) throw io::CaseError("", key, "missing value");
+      return args[++i];
+    };
+    if (a == "--quick" || a == "--full") {
+      const Scale s = a == "--quick" ? Scale::quick : Scale::full;
+      if (scale_given && s != o.scale) throw io::CaseError("", a, "choose --quick or --full");
+      o.scale = s;
+      scale_given = true;
+    } else if (a == "--out") {
+      o.out = value(a);
+    } else if (a == "--registry") {
+      o.registry = value(a);
+    } else if (a == "--result") {
+      o.ids.push_back(value(a));
+    } else if (a == "--threads") {
+      const std::string t = value(a);
+      char* end = nullptr;
+      const long n = std::strtol(t.c_str(), &end, 10);
+      if (t.empty() || *end != '\0' || n < 1 || n > 4096)
+        throw io::CaseError("", "--threads",
+                            "expected an integer from 1 to 4096, got " + io::quoted(t));
+      o.threads = static_cast<int>(n);
+    } else if (a == "--max-cost") {
+      const std::string t = value(a);
+      char* end = nullptr;
+      const double s = std::strtod(t.c_str(), &end);
+      if (t.empty() || *end != '\0' || !(s >= 0))
+        throw io::CaseError("", "--max-cost", "expected seconds >= 0, got " + io::quoted(t));
+      o.max_cost = s;
+    } else if (a == "--dry-run") {
+      o.dry_run = true;
+    } else if (!a.empty() && a[0] == '-') {
+      throw io::CaseError("", a, "unknown option for reproduce");
+    } else {
+      o.papers.push_back(a);
+    }
+  }
+  if (o.out.empty() && !o.dry_run) throw io::CaseError("", "--out", "missing: the report's folder");
+  return o;
+}
+
+std::string seconds_text(double s) {
+  char buf[48];
+  if (s < 120) {
+    std::snprintf(buf, sizeof buf, "%.0f s", s);
+  } else if (s < 7200) {
+    std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
+  }
+  return buf;
+}
+
+}  // namespace
+
+int reproduce(const std::vector<std::string>& args) {
+  const ReproduceOptions o = parse(args);
+  const reproduce::Plan plan =
+      reproduce::make_plan(o.registry, o.scale, o.papers, o.ids, o.max_cost);
+  const fs::path dir(o.out);
+  // the cost first: the registry's estimate of the results whose runs are still missing
+  double cost = 0.0;
+  int measured = 0, missing = 0;
+  for (const reproduce::Entry& e : plan.entries) {
+    if (!e.not_measured.empty()) continue;
+    ++measured;
+    bool all_done = !o.out.empty();
+    for (const reproduce::Run& r : e.runs) all_done = all_done && reproduce::run_done(plan, r, dir);
+    if (!all_done) {
+      ++missing;
+      cost += e.cost_s;
+    }
+  }
+  const std::vector<reproduce::Run> runs = reproduce::distinct_runs(plan);
+  std::cout << plan.entries.size() << " results at the "
+            << (o.scale == Scale::quick ? "quick" : "full") << " scale: " << measured
+            << " measured by " << runs.size() << " runs, " << plan.entries.size() - measured
+            << " not measured at this scale; " << missing << " still to run, about "
+            << seconds_text(cost) << " on one core (the registry's costs, which do not count "
+            << "the runs results share)\n"
+            << std::flush;
+  if (o.dry_run) {
+    for (const reproduce::Run& r : runs) {
+      std::cout << "  " << r.folder << ": " << (r.validate ? "validate " : "run ") << r.case_path;
+      for (const std::string& s : r.overrides) std::cout << " --set '" << s << "'";
+      std::cout << "\n";
+    }
+    return kSuccess;
+  }
+  fs::create_directories(dir);
+  for (const auto& [folder, why] : reproduce::run_missing(plan, dir, o.threads, std::cerr))
+    std::cerr << "note: runs/" << folder << " failed: " << why << "\n";
+
+  std::vector<reproduce::Result> results;
+  std::map<Verdict, int> tally;
+  for (const reproduce::Entry& e : plan.entries) {
+    results.push_back(reproduce::measure(plan, e, dir));
+    const reproduce::Result& r = results.back();
+    ++tally[r.verdict];
+    if (r.verdict == Verdict::not_measured) continue;
+    std::string engine = r.value.brief();
+    if (std::isfinite(r.stderr_value))
+      engine += " +- " + reproduce::Value::of(r.stderr_value).brief();
+    std::printf("%-13s %-52s %s\n", reproduce::verdict_name(r.verdict), r.id.c_str(),
+                r.verdict == Verdict::failed ? io::one_line(r.message).c_str() : engine.c_str());
+  }
+  reproduce::write_report(dir, plan, results);
+  std::cout << tally[Verdict::agrees] << " agree, " << tally[Verdict::disagrees] << " disagree, "
+            << tally[Verdict::failed] << " failed, " << tally[Verdict::not_measured]
+            << " not measured; report in " << (dir / "report.html").string() << " and "
+            << (dir / "report.md").string() << "\n";
+  return tally[Verdict::disagrees] + tally[Verdict::failed] == 0 ? kSuccess : kDisagrees;
+}
+
+}  // namespace granular::cli

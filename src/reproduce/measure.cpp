@@ -1,0 +1,310 @@
+#include "granular/reproduce/measure.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace granular::reproduce {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::agrees:
+      return "agrees";
+    case Verdict::disagrees:
+      return "disagrees";
+    case Verdict::failed:
+      return "failed";
+    case Verdict::not_measured:
+      return "not measured";
+  }
+  return "";
+}
+
+namespace {
+
+std::string number_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", x);
+  return buf;
+}
+
+// A CSV column: numbers where every field reads as one, else words.
+Value read_column(const fs::path& file, const std::string& column) {
+  std::ifstream in(file);
+  if (!in) throw ExpressionError("no file " + file.string());
+  std::string line;
+  std::getline(in, line);
+  const auto split = [](const std::string& l) {
+    std::vector<std::string> f;
+    std::stringstream s(l);
+    std::string field;
+    while (std::getline(s, field, ',')) f.push_back(field);
+    if (!l.empty() && l.back() == ',') f.emplace_back();
+    return f;
+  };
+  const std::vector<std::string> header = split(line);
+  std::size_t k = header.size();
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == column) k = i;
+  if (k == header.size()) throw ExpressionError(file.string() + ": no column '" + column + "'");
+  std::vector<std::string> fields;
+  while (std::getline(in, line))
+    if (!line.empty()) {
+      const std::vector<std::string> f = split(line);
+      fields.push_back(k < f.size() ? f[k] : "");
+    }
+  std::vector<Value> items;
+  bool numeric = true;
+  for (const std::string& f : fields) {
+    char* end = nullptr;
+    const double x = std::strtod(f.c_str(), &end);
+    numeric = numeric && !f.empty() && end == f.c_str() + f.size();
+    items.push_back(Value::of(x));
+  }
+  if (!numeric)
+    for (std::size_t i = 0; i < fields.size(); ++i) items[i] = Value::of_text(fields[i]);
+  return Value::of_array(std::move(items));
+}
+
+// The value at `pointer`; a "*" step takes every element of an array ("/packings/*/rho2").
+Value at_pointer(const json& doc, const std::string& pointer) {
+  const std::size_t star = pointer.find("/*");
+  if (star == std::string::npos || (star + 2 < pointer.size() && pointer[star + 2] != '/'))
+    return Value::of_json(doc.at(json::json_pointer(pointer)));
+  const json& array = doc.at(json::json_pointer(pointer.substr(0, star)));
+  if (!array.is_array()) throw ExpressionError(pointer.substr(0, star) + " is not an array");
+  std::vector<Value> items;
+  for (const json& e : array) items.push_back(at_pointer(e, pointer.substr(star + 2)));
+  return Value::of_array(std::move(items));
+}
+
+// The files of an entry's runs: "run/file" or "file" (the run "main").
+class RunFiles {
+ public:
+  RunFiles(const Entry& e, const fs::path& dir) {
+    for (const Run& r : e.runs) folders_[r.name] = dir / "runs" / r.folder;
+  }
+
+  fs::path locate(const std::string& path) const {
+    const std::size_t slash = path.find('/');
+    if (slash != std::string::npos) {
+      const auto it = folders_.find(path.substr(0, slash));
+      if (it != folders_.end()) return it->second / path.substr(slash + 1);
+    }
+    const auto main = folders_.find("main");
+    if (main == folders_.end()) throw ExpressionError("'" + path + "' names no run");
+    return main->second / path;
+  }
+
+  FileReader reader() {
+    FileReader r;
+    r.json = [this](const std::string& path, const std::string& pointer) {
+      const fs::path file = locate(path);
+      auto it = json_.find(file.string());
+      if (it == json_.end()) {
+        std::ifstream in(file);
+        if (!in) throw ExpressionError("no file " + file.string());
+        try {
+          it = json_.emplace(file.string(), json::parse(in)).first;
+        } catch (const json::exception& e) {
+          throw ExpressionError(file.string() + ": not JSON: " + e.what());
+        }
+      }
+      try {
+        return at_pointer(it->second, pointer);
+      } catch (const json::exception&) {
+        throw ExpressionError(path + ": nothing at " + pointer);
+      }
+    };
+    r.column = [this](const std::string& path, const std::string& column) {
+      return read_column(locate(path), column);
+    };
+    return r;
+  }
+
+ private:
+  std::map<std::string, fs::path> folders_;
+  std::map<std::string, json> json_;
+};
+
+std::vector<double> number_array(const Value& v, const std::string& what) {
+  std::vector<double> x;
+  if (!v.is_array()) throw ExpressionError(what + ": expected an array, got " + v.brief());
+  for (const Value& e : v.items) x.push_back(as_number(e, what));
+  return x;
+}
+
+// The verdict of `value` against the paper's printed number and the tolerance, and why.
+Verdict compare_printed(const json& printed, const json& tol, Scale scale, double v,
+                        std::string& why) {
+  const std::string kind = printed.value("kind", "");
+  const auto tolerance_of = [&](double reference) -> double {
+    const char* a =
+        scale == Scale::quick && tol.contains("quick_absolute") ? "quick_absolute" : "absolute";
+    const char* r =
+        scale == Scale::quick && tol.contains("quick_relative") ? "quick_relative" : "relative";
+    if (tol.contains(a) && tol[a].is_number()) return tol[a].get<double>();
+    if (tol.contains(r) && tol[r].is_number()) return tol[r].get<double>() * std::fabs(reference);
+    return NAN;
+  };
+  if (kind == "sign") {
+    const std::string s = printed.value("sign", "");
+    const bool ok = s == "positive" || s == "+"   ? v > 0
+                    : s == "negative" || s == "-" ? v < 0
+                                                  : v == 0;
+    why = "the paper's sign is " + s;
+    return ok ? Verdict::agrees : Verdict::disagrees;
+  }
+  if (kind == "range") {
+    const double lo = printed.value("low", NAN), hi = printed.value("high", NAN);
+    double t = tolerance_of(std::fmax(std::fabs(lo), std::fabs(hi)));
+    if (std::isnan(t)) t = 0.0;
+    why = "range [" + number_text(lo) + ", " + number_text(hi) + "] +- " + number_text(t);
+    return v >= lo - t && v <= hi + t ? Verdict::agrees : Verdict::disagrees;
+  }
+  if (kind == "inequality" && printed.contains("relation") && printed.contains("value") &&
+      printed["value"].is_number()) {
+    const std::string rel = printed["relation"].get<std::string>();
+    const double p = printed["value"].get<double>();
+    const bool ok = rel == "<"    ? v < p
+                    : rel == "<=" ? v <= p
+                    : rel == ">"  ? v > p
+                    : rel == ">=" ? v >= p
+                                  : false;
+    why = number_text(v) + " " + rel + " " + number_text(p) + (ok ? "" : " does not hold");
+    return ok ? Verdict::agrees : Verdict::disagrees;
+  }
+  if (!printed.contains("value") || !printed["value"].is_number()) {
+    why = "the paper prints no number to compare with (a pass expression is needed)";
+    return Verdict::failed;
+  }
+  const double p = printed["value"].get<double>();
+  if (tol.contains("sign") && !tol.contains("absolute") && !tol.contains("relative")) {
+    why = "the sign of " + number_text(v) + " against the paper's " + number_text(p);
+    return (v > 0) == (p > 0) && (v < 0) == (p < 0) ? Verdict::agrees : Verdict::disagrees;
+  }
+  const double t = tolerance_of(p);
+  if (std::isnan(t)) {
+    why = "the tolerance gives no absolute or relative bound";
+    return Verdict::failed;
+  }
+  why = "|" + number_text(v) + " - " + number_text(p) + "| = " + number_text(std::fabs(v - p)) +
+        (std::fabs(v - p) <= t ? " <= " : " > ") + number_text(t);
+  return std::fabs(v - p) <= t ? Verdict::agrees : Verdict::disagrees;
+}
+
+}  // namespace
+
+std::string printed_text(const nlohmann::ordered_json& printed) {
+  const std::string kind = printed.value("kind", "");
+  const std::string unit = printed.value("unit", "");
+  const std::string u = unit.empty() || unit == "-" ? "" : " " + unit;
+  const auto num = [&](const char* key) {
+    const nlohmann::ordered_json v = printed.value(key, nlohmann::ordered_json());
+    return v.is_number()   ? number_text(v.get<double>())
+           : v.is_string() ? v.get<std::string>()
+                           : std::string("?");
+  };
+  if (kind == "range") return "[" + num("low") + ", " + num("high") + "]" + u;
+  if (kind == "sign") return printed.value("sign", "?") + u;
+  if (kind == "closed_form") return printed.value("expression", "closed form");
+  if (kind == "trend" && printed.contains("trend")) return printed["trend"].get<std::string>();
+  if (kind == "inequality" && printed.contains("relation"))
+    return printed["relation"].get<std::string>() +
+           (printed.contains("value") ? " " + num("value") : std::string()) + u;
+  if (printed.contains("value")) return num("value") + u;
+  return kind;
+}
+
+namespace {
+
+Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir) {
+  Result r;
+  r.id = entry.id;
+  if (!entry.not_measured.empty()) {
+    r.message = entry.not_measured;
+    return r;
+  }
+  for (const Run& run : entry.runs)
+    if (!run_done(plan, run, dir)) {
+      r.verdict = Verdict::failed;
+      r.message = "its run " + run.name + " (runs/" + run.folder + ") did not finish";
+      return r;
+    }
+  const nlohmann::ordered_json& c = entry.spec["measure"]["compute"];
+  RunFiles files(entry, dir);
+  const FileReader reader = files.reader();
+  Names names{{"quick", Value::of_bool(plan.scale == Scale::quick)}};
+  std::string step = "let";
+  try {
+    if (c.contains("let"))
+      for (const auto& [name, expr] : c["let"].items()) {
+        step = "let " + name;
+        names[name] = evaluate(expr.get<std::string>(), names, reader);
+      }
+    if (c.contains("figure")) {
+      step = "figure";
+      const nlohmann::ordered_json& f = c["figure"];
+      Figure fig;
+      fig.x = number_array(evaluate(f.at("x").get<std::string>(), names, reader), "figure x");
+      fig.y = number_array(evaluate(f.at("y").get<std::string>(), names, reader), "figure y");
+      if (f.contains("ref_x") && f.contains("ref_y")) {
+        fig.ref_x = f["ref_x"].get<std::vector<double>>();
+        fig.ref_y = f["ref_y"].get<std::vector<double>>();
+      }
+      fig.x_label = f.value("x_label", "");
+      fig.y_label = f.value("y_label", "");
+      fig.log_x = f.value("log_x", false);
+      fig.log_y = f.value("log_y", false);
+      r.figure = fig;
+    }
+    step = "value";
+    r.value = evaluate(c["value"].get<std::string>(), names, reader);
+    names["value"] = r.value;
+    if (c.contains("stderr")) {
+      step = "stderr";
+      r.stderr_value = as_number(evaluate(c["stderr"].get<std::string>(), names, reader), step);
+    }
+    for (const auto& req : c.value("require", nlohmann::ordered_json::array())) {
+      step = "require";
+      if (!as_bool(evaluate(req.get<std::string>(), names, reader), "require")) {
+        r.verdict = Verdict::disagrees;
+        r.message = "requires " + req.get<std::string>();
+        return r;
+      }
+    }
+    if (c.contains("pass")) {
+      step = "pass";
+      const bool ok = as_bool(evaluate(c["pass"].get<std::string>(), names, reader), "pass");
+      r.verdict = ok ? Verdict::agrees : Verdict::disagrees;
+      r.message = (ok ? "holds: " : "fails: ") + c["pass"].get<std::string>();
+      return r;
+    }
+    step = "verdict";
+    r.verdict = compare_printed(json::parse(entry.spec["printed"].dump()),
+                                json::parse(entry.spec["tolerance"].dump()), plan.scale,
+                                as_number(r.value, "value"), r.message);
+  } catch (const std::exception& e) {
+    r.verdict = Verdict::failed;
+    r.message = step + ": " + e.what();
+  }
+  return r;
+}
+
+}  // namespace
+
+Result measure(const Plan& plan, const Entry& entry, const fs::path& dir) {
+  Result r = measure_compute(plan, entry, dir);
+  // a disagreement the registry explains says so
+  if (r.verdict == Verdict::disagrees && entry.spec.contains("known_disagreement"))
+    r.message += "; known: " + entry.spec["known_disagreement"].get<std::string>();
+  return r;
+}
+
+}  // namespace granular::reproduce

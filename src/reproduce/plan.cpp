@@ -1,0 +1,215 @@
+#include "granular/reproduce/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "granular/cases/case.hpp"
+#include "granular/cases/run_into_folder.hpp"
+#include "granular/io/file.hpp"
+#include "granular/io/json_reader.hpp"
+#include "granular/io/output.hpp"
+
+namespace granular::reproduce {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// A short, stable name for what a run runs (FNV-1a of its case and overrides).
+std::string folder_name(const Run& r) {
+  std::uint64_t h = 1469598103934665603ull;
+  std::string what = r.case_path + (r.validate ? "\nvalidate" : "");
+  for (const std::string& o : r.overrides) what += "\n" + o;
+  for (unsigned char c : what) h = (h ^ c) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return fs::path(r.case_path).stem().string() + "-" + std::string(hex, 10);
+}
+
+void add_overrides(std::vector<std::string>& out, const nlohmann::ordered_json& set) {
+  if (!set.is_object()) return;
+  for (const auto& [pointer, value] : set.items()) out.push_back(pointer + "=" + value.dump());
+}
+
+// The runs of `e` at `scale`, or why it has none.
+void resolve_runs(Entry& e, Scale scale, const std::string& file, const std::string& where) {
+  using ojson = nlohmann::ordered_json;
+  const ojson& m = e.spec.at("measure");
+  if (!m.contains("compute")) {
+    e.not_measured = "the observable is a recipe in words only (no measure.compute yet)";
+    return;
+  }
+  const ojson& c = m["compute"];
+  const auto bad = [&](const std::string& pointer, const std::string& what) {
+    throw io::CaseError(file, where + "/measure/compute" + pointer, what);
+  };
+  if (!c.is_object()) bad("", "must be an object");
+  for (const auto& [key, v] : c.items())
+    if (key != "runs" && key != "let" && key != "require" && key != "value" && key != "stderr" &&
+        key != "pass" && key != "figure")
+      bad("/" + key, "unknown key");
+  if (!c.contains("value") || !c["value"].is_string()) bad("/value", "missing expression");
+  const ojson runs = c.value("runs", ojson{{"main", ojson::object()}});
+  if (!runs.is_object() || runs.empty()) bad("/runs", "must be an object of runs");
+  const char* scale_key = scale == Scale::quick ? "quick_set" : "set";
+  for (const auto& [name, r] : runs.items()) {
+    if (!r.is_object()) bad("/runs/" + name, "must be an object");
+    for (const auto& [key, v] : r.items())
+      if (key != "case" && key != "set" && key != "quick_set" && key != "also" && key != "validate")
+        bad("/runs/" + name + "/" + key, "unknown key");
+    Run run;
+    run.name = name;
+    const ojson case_path = r.contains("case") ? r["case"] : m.value("case", ojson());
+    if (!case_path.is_string()) {
+      e.not_measured = "no shipped case measures it yet";
+      return;
+    }
+    run.case_path = case_path.get<std::string>();
+    run.validate = r.value("validate", false);
+    const ojson set = r.contains(scale_key) ? r[scale_key] : m.value(scale_key, ojson());
+    if (set.is_null() && scale == Scale::quick && !run.validate) {
+      e.not_measured = "no quick scale (its statistics need the full scale)";
+      return;
+    }
+    add_overrides(run.overrides, set);
+    add_overrides(run.overrides, r.value("also", ojson::object()));
+    run.folder = folder_name(run);
+    e.runs.push_back(run);
+  }
+}
+
+}  // namespace
+
+Plan make_plan(const fs::path& registry, Scale scale, const std::vector<std::string>& papers,
+               const std::vector<std::string>& ids, double max_cost_s) {
+  Plan plan;
+  plan.registry = registry;
+  plan.root = fs::absolute(registry).parent_path().parent_path();
+  plan.scale = scale;
+  const std::string file = registry.string();
+  nlohmann::ordered_json doc;
+  try {
+    std::ifstream in(registry);
+    if (!in) throw io::CaseError(file, "", "cannot read the registry of stated results");
+    doc = nlohmann::ordered_json::parse(in);
+  } catch (const json::exception& e) {
+    throw io::CaseError(file, "", std::string("not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object() || !doc.contains("papers") || !doc["papers"].is_object() ||
+      !doc.contains("results") || !doc["results"].is_array())
+    throw io::CaseError(file, "", "expected an object with \"papers\" and \"results\"");
+  plan.papers = json::parse(doc.at("papers").dump());
+  for (const std::string& p : papers)
+    if (!plan.papers.contains(p)) {
+      std::string known;
+      for (const auto& [name, citation] : plan.papers.items()) known += " " + name;
+      throw io::CaseError("", p, "not a paper of the registry (papers:" + known + ")");
+    }
+  std::set<std::string> wanted_ids(ids.begin(), ids.end()), found;
+  const nlohmann::ordered_json& results = doc.at("results");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    Entry e;
+    e.spec = results[i];
+    const std::string where = "/results/" + std::to_string(i);
+    for (const char* key : {"id", "paper"})
+      if (!e.spec.is_object() || !e.spec.contains(key) || !e.spec[key].is_string())
+        throw io::CaseError(file, where + "/" + key, "missing");
+    for (const char* key : {"measure", "printed", "tolerance", "cost"})
+      if (!e.spec.contains(key) || !e.spec[key].is_object())
+        throw io::CaseError(file, where + "/" + key, "must be an object");
+    e.id = e.spec["id"].get<std::string>();
+    e.paper = e.spec["paper"].get<std::string>();
+    if (!papers.empty() && std::find(papers.begin(), papers.end(), e.paper) == papers.end())
+      continue;
+    if (!wanted_ids.empty() && !wanted_ids.count(e.id)) continue;
+    found.insert(e.id);
+    const nlohmann::ordered_json cost =
+        e.spec["cost"].value(scale == Scale::quick ? "quick_s" : "full_s", json());
+    e.cost_s = cost.is_number() ? cost.get<double>() : 0.0;
+    resolve_runs(e, scale, file, where);
+    if (e.not_measured.empty() && e.cost_s > max_cost_s) {
+      e.not_measured = "costs about " + std::to_string(static_cast<long>(std::ceil(e.cost_s))) +
+                       " s on one core at this scale, over the cost limit";
+      e.runs.clear();
+    }
+    plan.entries.push_back(std::move(e));
+  }
+  for (const std::string& id : wanted_ids)
+    if (!found.count(id)) throw io::CaseError("", id, "not a result of the papers chosen");
+  return plan;
+}
+
+bool run_done(const Plan& plan, const Run& run, const fs::path& dir) {
+  const fs::path folder = dir / "runs" / run.folder;
+  std::error_code ec;
+  if (run.validate) return fs::exists(folder / "validate.json", ec);
+  const fs::path summary = folder / "summary.json";
+  if (!fs::exists(summary, ec)) return false;
+  try {
+    const cases::LoadedCase lc =
+        cases::load_case((plan.root / run.case_path).string(), run.overrides);
+    std::ifstream in(summary);
+    return json::parse(in).value("case", json()) == lc.echo;
+  } catch (const std::exception&) {
+    return false;  // a damaged summary: run it again
+  }
+}
+
+std::vector<Run> distinct_runs(const Plan& plan) {
+  std::vector<Run> runs;
+  std::set<std::string> seen;
+  for (const Entry& e : plan.entries)
+    if (e.not_measured.empty())
+      for (const Run& r : e.runs)
+        if (seen.insert(r.folder).second) runs.push_back(r);
+  return runs;
+}
+
+std::vector<std::pair<std::string, std::string>> run_missing(const Plan& plan, const fs::path& dir,
+                                                             int threads, std::ostream& progress) {
+  std::vector<std::pair<std::string, std::string>> failed;
+  const std::vector<Run> runs = distinct_runs(plan);
+  std::size_t k = 0;
+  for (const Run& r : runs) {
+    ++k;
+    if (run_done(plan, r, dir)) continue;
+    const fs::path folder = dir / "runs" / r.folder;
+    progress << "[" << k << "/" << runs.size() << "] " << (r.validate ? "validate " : "run ")
+             << r.case_path;
+    for (const std::string& o : r.overrides) progress << " --set '" << o << "'";
+    progress << "\n" << std::flush;
+    try {
+      const cases::LoadedCase lc =
+          cases::load_case((plan.root / r.case_path).string(), r.overrides);
+      if (r.validate) {
+        std::ostringstream text;
+        cases::Description d(text);
+        lc.spec->describe(d);
+        fs::create_directories(folder);
+        io::write_json_atomic(folder / "validate.json", json::parse(d.data().dump()));
+        continue;
+      }
+      cases::FolderRun run;
+      run.out = folder;
+      run.threads = threads;
+      std::error_code ec;
+      run.resume = fs::exists(folder / "checkpoint.bin", ec);
+      run.force = !run.resume;  // an unfinished run without a checkpoint starts afresh
+      if (cases::run_into_folder(lc, run).end != cases::RunEnd::complete)
+        failed.emplace_back(r.folder, "stopped before the end");
+    } catch (const std::exception& e) {
+      failed.emplace_back(r.folder, io::one_line(e.what()));
+      progress << "  failed: " << io::one_line(e.what()) << "\n";
+    }
+  }
+  return failed;
+}
+
+}  // namespace granular::reproduce

@@ -1,0 +1,242 @@
+#include "granular/reproduce/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "granular/io/file.hpp"
+#include "granular/io/output.hpp"
+#include "granular/io/provenance.hpp"
+
+namespace granular::reproduce {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string fmt(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", x);
+  return buf;
+}
+
+std::string escape_html(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// A Markdown table cell: no line breaks, no bare pipes.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string engine_text(const Result& r) {
+  if (r.verdict == Verdict::not_measured) return "-";
+  if (r.verdict == Verdict::failed && r.value.is_number() && r.value.number == 0.0 &&
+      std::isnan(r.stderr_value))
+    return "-";
+  std::string s = r.value.brief();
+  if (std::isfinite(r.stderr_value)) s += " ± " + fmt(r.stderr_value);
+  return s;
+}
+
+// The axis of a plot: the data's range (positive only on a log axis) mapped to [a, b] pixels.
+struct Axis {
+  double lo = 0.0, hi = 1.0;
+  bool log = false;
+  double a = 0.0, b = 1.0;
+
+  static Axis fit(const std::vector<double>& u, const std::vector<double>& v, bool log) {
+    Axis ax;
+    ax.log = log;
+    bool any = false;
+    for (const std::vector<double>* w : {&u, &v})
+      for (double x : *w) {
+        if (!std::isfinite(x) || (log && x <= 0.0)) continue;
+        const double t = log ? std::log10(x) : x;
+        ax.lo = any ? std::min(ax.lo, t) : t;
+        ax.hi = any ? std::max(ax.hi, t) : t;
+        any = true;
+      }
+    if (!any || ax.hi == ax.lo) {
+      ax.lo -= 0.5;
+      ax.hi += 0.5;
+    }
+    const double pad = 0.05 * (ax.hi - ax.lo);
+    ax.lo -= pad;
+    ax.hi += pad;
+    return ax;
+  }
+  bool shows(double x) const { return std::isfinite(x) && (!log || x > 0.0); }
+  double at(double x) const {
+    const double t = log ? std::log10(x) : x;
+    return a + (b - a) * (t - lo) / (hi - lo);
+  }
+  std::string tick(double t) const { return fmt(log ? std::pow(10.0, t) : t); }
+};
+
+}  // namespace
+
+std::string svg_plot(const Figure& f) {
+  const double width = 360, height = 240, left = 58, right = 12, top = 12, bottom = 40;
+  Axis x = Axis::fit(f.x, f.ref_x, f.log_x);
+  Axis y = Axis::fit(f.y, f.ref_y, f.log_y);
+  x.a = left;
+  x.b = width - right;
+  y.a = height - bottom;
+  y.b = top;
+  std::ostringstream s;
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+    << "\" viewBox=\"0 0 " << width << " " << height
+    << "\" font-family=\"sans-serif\" font-size=\"10\">\n"
+    << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << width - left - right
+    << "\" height=\"" << height - top - bottom << "\" fill=\"none\" stroke=\"#444\"/>\n";
+  for (int i = 0; i <= 4; ++i) {
+    const double tx = x.lo + (x.hi - x.lo) * i / 4.0, ty = y.lo + (y.hi - y.lo) * i / 4.0;
+    const double px = x.a + (x.b - x.a) * i / 4.0, py = y.a + (y.b - y.a) * i / 4.0;
+    s << "<text x=\"" << px << "\" y=\"" << height - bottom + 13 << "\" text-anchor=\"middle\">"
+      << x.tick(tx) << "</text>\n"
+      << "<text x=\"" << left - 4 << "\" y=\"" << py + 3 << "\" text-anchor=\"end\">" << y.tick(ty)
+      << "</text>\n";
+  }
+  s << "<text x=\"" << (left + width - right) / 2 << "\" y=\"" << height - 6
+    << "\" text-anchor=\"middle\">" << escape_html(f.x_label) << (f.log_x ? " (log)" : "")
+    << "</text>\n"
+    << "<text transform=\"translate(12," << (top + height - bottom) / 2
+    << ") rotate(-90)\" text-anchor=\"middle\">" << escape_html(f.y_label)
+    << (f.log_y ? " (log)" : "") << "</text>\n";
+  // the engine's points joined in order, the paper's as crosses
+  std::string path;
+  for (std::size_t i = 0; i < f.x.size() && i < f.y.size(); ++i) {
+    if (!x.shows(f.x[i]) || !y.shows(f.y[i])) continue;
+    path += (path.empty() ? "M" : " L") + fmt(x.at(f.x[i])) + "," + fmt(y.at(f.y[i]));
+    s << "<circle cx=\"" << fmt(x.at(f.x[i])) << "\" cy=\"" << fmt(y.at(f.y[i]))
+      << "\" r=\"2.5\" fill=\"#1f5fa8\"/>\n";
+  }
+  if (!path.empty())
+    s << "<path d=\"" << path << "\" fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1\"/>\n";
+  for (std::size_t i = 0; i < f.ref_x.size() && i < f.ref_y.size(); ++i) {
+    if (!x.shows(f.ref_x[i]) || !y.shows(f.ref_y[i])) continue;
+    const double px = x.at(f.ref_x[i]), py = y.at(f.ref_y[i]);
+    s << "<path d=\"M" << fmt(px - 3) << "," << fmt(py - 3) << " L" << fmt(px + 3) << ","
+      << fmt(py + 3) << " M" << fmt(px - 3) << "," << fmt(py + 3) << " L" << fmt(px + 3) << ","
+      << fmt(py - 3) << "\" stroke=\"#c0392b\" stroke-width=\"1.5\"/>\n";
+  }
+  s << "</svg>\n";
+  return s.str();
+}
+
+void write_report(const fs::path& dir, const Plan& plan, const std::vector<Result>& results) {
+  const char* scale = plan.scale == Scale::quick ? "quick" : "full";
+  std::map<Verdict, int> tally;
+  for (const Result& r : results) ++tally[r.verdict];
+  const std::string counts = std::to_string(tally[Verdict::agrees]) + " agree, " +
+                             std::to_string(tally[Verdict::disagrees]) + " disagree, " +
+                             std::to_string(tally[Verdict::failed]) + " failed, " +
+                             std::to_string(tally[Verdict::not_measured]) + " not measured";
+  std::map<std::string, const Entry*> entries;
+  for (const Entry& e : plan.entries) entries[e.id] = &e;
+
+  std::filesystem::create_directories(dir / "figures");
+  std::ostringstream md, html;
+  md << "# The papers reproduced (" << scale << " scale)\n\n"
+     << io::version_line() << "\n\n"
+     << "Registry: `" << plan.registry.filename().string() << "`; " << results.size()
+     << " results: " << counts << ". What each column means: docs/reproduce.md.\n";
+  html << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>granular: the papers "
+          "reproduced</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1400px}"
+          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;"
+          "vertical-align:top;font-size:13px}.agrees{background:#e3f4e1}.disagrees{background:"
+          "#f9dcdc}.failed{background:#fbe9c7}.not{background:#eee}</style></head><body>\n"
+       << "<h1>The papers reproduced (" << scale << " scale)</h1>\n<p>"
+       << escape_html(io::version_line()) << "</p>\n<p>" << results.size() << " results: " << counts
+       << ".</p>\n";
+
+  json data = json::object();
+  data["scale"] = scale;
+  data["granular"] = io::version_line();
+  data["results"] = json::array();
+  std::string paper;
+  for (const Result& r : results) {
+    const Entry& e = *entries.at(r.id);
+    if (e.paper != paper) {
+      paper = e.paper;
+      const std::string citation = plan.papers.value(paper, "");
+      md << "\n## " << paper << "\n\n"
+         << citation << "\n\n"
+         << "| result | where | statement | paper | engine | verdict | why |\n"
+         << "|---|---|---|---|---|---|---|\n";
+      html << (&r == &results.front() ? "" : "</table>\n") << "<h2>" << escape_html(paper)
+           << "</h2>\n<p>" << escape_html(citation)
+           << "</p>\n<table><tr><th>result</th><th>where</th><th>statement</th><th>paper</th>"
+              "<th>engine</th><th>verdict</th><th>why</th><th>figure</th></tr>\n";
+    }
+    const std::string statement = e.spec.value("statement", "");
+    const std::string where = e.spec.value("where", "");
+    const std::string printed = printed_text(e.spec["printed"]);
+    const std::string verdict = verdict_name(r.verdict);
+    std::string figure_md, figure_html;
+    if (r.figure) {
+      const std::string svg = svg_plot(*r.figure);
+      io::write_file_atomic(dir / "figures" / (r.id + ".svg"), svg);
+      figure_md = " ![](figures/" + r.id + ".svg)";
+      figure_html = svg;
+    }
+    md << "| " << cell(r.id) << " | " << cell(where) << " | " << cell(statement) << " | "
+       << cell(printed) << " | " << cell(engine_text(r)) << " | **" << verdict << "** | "
+       << cell(r.message) << figure_md << " |\n";
+    const std::string css = r.verdict == Verdict::not_measured ? "not" : verdict;
+    html << "<tr class=\"" << css << "\"><td>" << escape_html(r.id) << "</td><td>"
+         << escape_html(where) << "</td><td>" << escape_html(statement) << "</td><td>"
+         << escape_html(printed) << "</td><td>" << escape_html(engine_text(r)) << "</td><td><b>"
+         << verdict << "</b></td><td>" << escape_html(r.message) << "</td><td>" << figure_html
+         << "</td></tr>\n";
+    json row = {{"id", r.id},
+                {"paper", e.paper},
+                {"verdict", verdict},
+                {"value", r.value.to_json()},
+                {"stderr", io::json_number(r.stderr_value)},
+                {"printed", json::parse(e.spec["printed"].dump())},
+                {"message", r.message}};
+    if (r.verdict == Verdict::not_measured) row["value"] = nullptr;
+    data["results"].push_back(row);
+  }
+  if (!results.empty()) html << "</table>\n";
+  html << "</body></html>\n";
+  io::write_file_atomic(dir / "report.md", md.str());
+  io::write_file_atomic(dir / "report.html", html.str());
+  io::write_json_atomic(dir / "results.json", data);
+}
+
+}  // namespace granular::reproduce

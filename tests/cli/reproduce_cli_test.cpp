@@ -1,0 +1,142 @@
+// granular reproduce (docs/reproduce.md) on a small registry of its own: the report and its
+// verdicts, the runs shared and not rerun, a figure, the exit status, and bad input refused
+// before anything runs.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "support/cli_scratch.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using granular::test::file_text;
+using nlohmann::json;
+
+class ReproduceCli : public granular::test::CliScratch {
+ protected:
+  ReproduceCli() : CliScratch("reproduce") {}
+
+  // A registry of `results` in the scratch folder, beside a link to the shipped cases.
+  void write_registry(const json& results) {
+    fs::create_directories(dir_ / "papers");
+    fs::create_directory_symlink(fs::path(GRANULAR_SOURCE_DIR) / "cases", dir_ / "cases");
+    const json registry = {{"format", 1},
+                           {"papers", {{"pendulum", "the double pendulum paper"}}},
+                           {"results", results}};
+    std::ofstream(dir_ / "papers" / "stated_results.json") << registry.dump(2);
+  }
+
+  // A result of the pendulum paper measured by `compute` on cases/pendulum_mu0.json (6 impacts
+  // in 6 s, docs/pendulum.md), the paper's number `printed`.
+  static json result(const std::string& id, const json& printed, const json& compute) {
+    return {{"id", id},
+            {"paper", "pendulum"},
+            {"where", "§4"},
+            {"statement", id},
+            {"printed", printed},
+            {"tolerance", {{"absolute", 0}, {"why", "a count"}}},
+            {"cost", {{"quick_s", 0.2}, {"full_s", 0.2}}},
+            {"measure",
+             {{"case", "cases/pendulum_mu0.json"},
+              {"set", {{"/run/t_end", 6.0}}},
+              {"quick_set", {{"/run/t_end", 6.0}}},
+              {"compute", compute}}}};
+  }
+
+  static json impact_count() { return {{"value", "json('summary.json', '/impact_count')"}}; }
+};
+
+TEST_F(ReproduceCli, WritesTheReportAndRunsNothingTwice) {
+  json wrong = result("wrong", {{"kind", "count"}, {"value", 7}}, impact_count());
+  wrong["known_disagreement"] = "a planted wrong number";
+  json words = result("words", {{"kind", "value"}, {"value", 1}}, impact_count());
+  words["measure"].erase("compute");
+  json curve =
+      result("curve", {{"kind", "trend"}, {"trend", "rising"}},
+             {{"runs", {{"main", json::object()}, {"longer", {{"also", {{"/run/t_end", 8.0}}}}}}},
+              {"let",
+               {{"n6", "json('summary.json', '/impact_count')"},
+                {"n8", "json('longer/summary.json', '/impact_count')"}}},
+              {"value", "n8 - n6"},
+              {"pass", "value >= 0"},
+              {"figure",
+               {{"x", "[6, 8]"},
+                {"y", "[n6, n8]"},
+                {"x_label", "t_end"},
+                {"y_label", "impacts"},
+                {"ref_x", {6}},
+                {"ref_y", {6}}}}});
+  write_registry(
+      {result("count", {{"kind", "count"}, {"value", 6}}, impact_count()), wrong, words, curve});
+  const auto first = granular("reproduce --out rep --threads 1");
+  // one disagreement: the report is written, the exit status says so
+  ASSERT_EQ(first.code, 3) << first.out << first.err;
+  EXPECT_NE(first.out.find("4 results at the quick scale: 3 measured by 2 runs"), std::string::npos)
+      << first.out;
+  const json report = json::parse(file_text(dir_ / "rep" / "results.json"));
+  ASSERT_EQ(report["results"].size(), 4u);
+  EXPECT_EQ(report["results"][0]["verdict"], "agrees");
+  EXPECT_EQ(report["results"][0]["value"], 6);
+  EXPECT_EQ(report["results"][1]["verdict"], "disagrees");
+  EXPECT_NE(report["results"][1]["message"].get<std::string>().find("known: a planted"),
+            std::string::npos);
+  EXPECT_EQ(report["results"][2]["verdict"], "not measured");
+  EXPECT_EQ(report["results"][3]["verdict"], "agrees");
+  const std::string md = file_text(dir_ / "rep" / "report.md");
+  EXPECT_NE(md.find("| count | §4 | count | 6 | 6 | **agrees** |"), std::string::npos) << md;
+  EXPECT_NE(md.find("![](figures/curve.svg)"), std::string::npos);
+  const std::string html = file_text(dir_ / "rep" / "report.html");
+  EXPECT_NE(html.find("<svg"), std::string::npos);  // the figure inline: one self-contained page
+  EXPECT_NE(html.find("class=\"disagrees\""), std::string::npos);
+
+  // finished runs are kept: the second call runs nothing and reports the same
+  const auto second = granular("reproduce --out rep --threads 1");
+  EXPECT_EQ(second.code, 3);
+  EXPECT_NE(second.out.find("0 still to run"), std::string::npos) << second.out;
+  EXPECT_EQ(second.err.find("run cases/"), std::string::npos) << second.err;
+  EXPECT_EQ(json::parse(file_text(dir_ / "rep" / "results.json")), report);
+
+  // only the results that agree: exit 0
+  const auto agreeing = granular("reproduce pendulum --result count --result curve --out rep");
+  EXPECT_EQ(agreeing.code, 0) << agreeing.out << agreeing.err;
+}
+
+TEST_F(ReproduceCli, RefusesBadInputBeforeRunningAnything) {
+  json typo = result("typo", {{"kind", "count"}, {"value", 6}}, {{"valu", "1"}});
+  write_registry(json::array({typo}));
+  const auto unknown_key = granular("reproduce --out rep");
+  EXPECT_EQ(unknown_key.code, 2);
+  EXPECT_NE(unknown_key.err.find("papers/stated_results.json: /results/0/measure/compute/valu: "
+                                 "unknown key"),
+            std::string::npos)
+      << unknown_key.err;
+  EXPECT_FALSE(fs::exists(dir_ / "rep"));
+  const auto paper = granular("reproduce nosuch --out rep");
+  EXPECT_EQ(paper.code, 2);
+  EXPECT_NE(paper.err.find("not a paper of the registry (papers: pendulum)"), std::string::npos)
+      << paper.err;
+  EXPECT_EQ(granular("reproduce --registry nowhere.json --out rep").code, 2);
+  EXPECT_EQ(granular("reproduce").code, 2);  // no --out
+  EXPECT_EQ(granular("reproduce --out rep --quick --full").code, 2);
+  EXPECT_FALSE(fs::exists(dir_ / "rep"));
+}
+
+// An expression that cannot be evaluated is a failed result, named with its expression; the
+// other results are still measured.
+TEST_F(ReproduceCli, AFailedExpressionFailsItsResultOnly) {
+  write_registry({result("broken", {{"kind", "count"}, {"value", 6}},
+                         {{"value", "json('summary.json', '/no_such_key')"}}),
+                  result("count", {{"kind", "count"}, {"value", 6}}, impact_count())});
+  const auto r = granular("reproduce --out rep --threads 1");
+  EXPECT_EQ(r.code, 3);
+  const json report = json::parse(file_text(dir_ / "rep" / "results.json"));
+  EXPECT_EQ(report["results"][0]["verdict"], "failed");
+  EXPECT_NE(report["results"][0]["message"].get<std::string>().find("nothing at /no_such_key"),
+            std::string::npos);
+  EXPECT_EQ(report["results"][1]["verdict"], "agrees");
+}
+
+}  // namespace
