@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -87,5 +88,52 @@ TEST_F(StatedResultsCli, EveryCaseAndItsOverridesValidate) {
   }
   EXPECT_GT(validated.size(), 0u);
 }
+
+// Every compute block parses at both scales: `granular reproduce --dry-run` plans them all.
+TEST_F(StatedResultsCli, EveryComputeBlockPlansAtBothScales) {
+  for (const char* scale : {"--quick", "--full"}) {
+    const auto run = granular("reproduce --dry-run " + std::string(scale) + " --registry '" +
+                              registry.string() + "'");
+    EXPECT_EQ(run.code, 0) << scale << ": " << run.err;
+  }
+}
+
+// The quick scale of a paper's results that cost at most 30 s on one core (docs/reproduce.md,
+// "granular reproduce"; the others are listed with their cost): each agrees with the paper, or
+// disagrees where the registry explains why (known_disagreement, or quick_disagreement where the
+// quick scale's statistics or grid cannot resolve it); none fails. An engine change
+// that makes a known disagreement agree fails here too: the registry must then say so.
+class StatedResultsQuick : public granular::test::CliScratch {
+ protected:
+  StatedResultsQuick() : CliScratch("stated_quick") {}
+
+  void expect_quick_verdicts(const std::string& paper) {
+    const auto run =
+        granular("reproduce " + paper + " --quick --max-cost 30 --threads 1 --out rep" +
+                 " --registry '" + registry.string() + "'");
+    ASSERT_TRUE(run.code == 0 || run.code == 3) << run.out << run.err;
+    std::map<std::string, json> entries;
+    const json registry_now = load_registry();
+    for (const json& e : registry_now["results"]) entries[e["id"].get<std::string>()] = e;
+    const json report = json::parse(file_text(dir_ / "rep" / "results.json"));
+    int measured = 0;
+    for (const json& r : report["results"]) {
+      const std::string id = r["id"].get<std::string>();
+      const std::string verdict = r["verdict"].get<std::string>();
+      if (verdict == "not measured") continue;
+      ++measured;
+      const json& e = entries.at(id);
+      const bool known = e.contains("known_disagreement") || e.contains("quick_disagreement");
+      EXPECT_EQ(verdict, known ? "disagrees" : "agrees") << id << ": " << r["message"];
+    }
+    EXPECT_GT(measured, 0);
+  }
+};
+
+TEST_F(StatedResultsQuick, Thesis) { expect_quick_verdicts("thesis"); }
+TEST_F(StatedResultsQuick, Pendulum) { expect_quick_verdicts("pendulum"); }
+TEST_F(StatedResultsQuick, Billiard) { expect_quick_verdicts("billiard"); }
+TEST_F(StatedResultsQuick, Prism) { expect_quick_verdicts("prism"); }
+TEST_F(StatedResultsQuick, Dimer) { expect_quick_verdicts("dimer"); }
 
 }  // namespace
