@@ -392,7 +392,14 @@ int main(int argc, char** argv) {
   for (const std::string& a : args) command += " " + granular::io::shell_word(a);
   granular::io::set_command_line(command);
 
-  if (args[0] == "reproduce" && launched_rank() < 0) {
+  if (args[0] == "reproduce" && launched_rank() >= 0) {
+    // its runs are many small cases; a full-scale case goes over MPI by itself
+    if (launched_rank() == 0)
+      std::cerr << "granular: reproduce runs in one process: run a full-scale case over MPI "
+                   "into the folder reproduce --dry-run names (docs/reproduce.md)\n";
+    return kBadInput;
+  }
+  if (args[0] == "reproduce") {
     try {
       return granular::cli::reproduce(args);
     } catch (const CaseError& e) {

@@ -258,6 +258,14 @@ Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir
         fig.ref_x = f["ref_x"].get<std::vector<double>>();
         fig.ref_y = f["ref_y"].get<std::vector<double>>();
       }
+      fig.label = f.value("label", "");
+      for (const auto& more : f.value("series", nlohmann::ordered_json::array())) {
+        Series c;
+        c.label = more.value("label", "");
+        c.x = number_array(evaluate(more.at("x").get<std::string>(), names, reader), "series x");
+        c.y = number_array(evaluate(more.at("y").get<std::string>(), names, reader), "series y");
+        fig.more.push_back(c);
+      }
       fig.x_label = f.value("x_label", "");
       fig.y_label = f.value("y_label", "");
       fig.log_x = f.value("log_x", false);

@@ -110,8 +110,13 @@ struct Axis {
 
 std::string svg_plot(const Figure& f) {
   const double width = 360, height = 240, left = 58, right = 12, top = 12, bottom = 40;
-  Axis x = Axis::fit(f.x, f.ref_x, f.log_x);
-  Axis y = Axis::fit(f.y, f.ref_y, f.log_y);
+  std::vector<double> all_x = f.ref_x, all_y = f.ref_y;
+  for (const Series& c : f.more) {
+    all_x.insert(all_x.end(), c.x.begin(), c.x.end());
+    all_y.insert(all_y.end(), c.y.begin(), c.y.end());
+  }
+  Axis x = Axis::fit(f.x, all_x, f.log_x);
+  Axis y = Axis::fit(f.y, all_y, f.log_y);
   x.a = left;
   x.b = width - right;
   y.a = height - bottom;
@@ -136,16 +141,28 @@ std::string svg_plot(const Figure& f) {
     << "<text transform=\"translate(12," << (top + height - bottom) / 2
     << ") rotate(-90)\" text-anchor=\"middle\">" << escape_html(f.y_label)
     << (f.log_y ? " (log)" : "") << "</text>\n";
-  // the engine's points joined in order, the paper's as crosses
-  std::string path;
-  for (std::size_t i = 0; i < f.x.size() && i < f.y.size(); ++i) {
-    if (!x.shows(f.x[i]) || !y.shows(f.y[i])) continue;
-    path += (path.empty() ? "M" : " L") + fmt(x.at(f.x[i])) + "," + fmt(y.at(f.y[i]));
-    s << "<circle cx=\"" << fmt(x.at(f.x[i])) << "\" cy=\"" << fmt(y.at(f.y[i]))
-      << "\" r=\"2.5\" fill=\"#1f5fa8\"/>\n";
+  // the engine's curves, points joined in order, each in its colour with its legend line; the
+  // paper's points as crosses
+  std::vector<Series> curves = {{f.label, f.x, f.y}};
+  curves.insert(curves.end(), f.more.begin(), f.more.end());
+  const char* colours[] = {"#1f5fa8", "#2e8b57", "#8e44ad", "#d68910", "#555555"};
+  for (std::size_t k = 0; k < curves.size(); ++k) {
+    const Series& c = curves[k];
+    const char* colour = colours[k % 5];
+    std::string path;
+    for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
+      if (!x.shows(c.x[i]) || !y.shows(c.y[i])) continue;
+      path += (path.empty() ? "M" : " L") + fmt(x.at(c.x[i])) + "," + fmt(y.at(c.y[i]));
+      s << "<circle cx=\"" << fmt(x.at(c.x[i])) << "\" cy=\"" << fmt(y.at(c.y[i]))
+        << "\" r=\"2.5\" fill=\"" << colour << "\"/>\n";
+    }
+    if (!path.empty())
+      s << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << colour
+        << "\" stroke-width=\"1\"/>\n";
+    if (curves.size() > 1 && !c.label.empty())
+      s << "<text x=\"" << left + 6 << "\" y=\"" << top + 12 + 12 * static_cast<double>(k)
+        << "\" fill=\"" << colour << "\">" << escape_html(c.label) << "</text>\n";
   }
-  if (!path.empty())
-    s << "<path d=\"" << path << "\" fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1\"/>\n";
   for (std::size_t i = 0; i < f.ref_x.size() && i < f.ref_y.size(); ++i) {
     if (!x.shows(f.ref_x[i]) || !y.shows(f.ref_y[i])) continue;
     const double px = x.at(f.ref_x[i]), py = y.at(f.ref_y[i]);

@@ -15,9 +15,18 @@ namespace granular::reproduce {
 enum class Verdict { agrees, disagrees, failed, not_measured };
 const char* verdict_name(Verdict v);
 
-// The points of a figure: the engine's (x, y) and the paper's (ref_x, ref_y), if printed.
+// A curve of a figure and its name in the legend.
+struct Series {
+  std::string label;
+  std::vector<double> x, y;
+};
+
+// The points of a figure: the engine's (x, y), more of the engine's curves (another law, say)
+// and the paper's (ref_x, ref_y), if printed.
 struct Figure {
   std::vector<double> x, y, ref_x, ref_y;
+  std::string label;  // of (x, y) in the legend, when there are more curves
+  std::vector<Series> more;
   std::string x_label, y_label;
   bool log_x = false, log_y = false;
 };
