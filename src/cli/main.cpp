@@ -113,10 +113,12 @@ const CommandHelp kCommandHelp[] = {
      "  --result ID             only this result (repeatable)\n"
      "  --max-cost S            list, but do not measure, results that cost more than S seconds\n"
      "                          on one core at the scale (the registry's costs)\n"
-     "  --registry FILE         the registry (default: papers/stated_results.json)\n"
+     "  --registry FILE         the registry (default: papers/stated_results.json here, else\n"
+     "                          the one of the project granular was built from)\n"
      "  --dry-run               print the cost and the runs, run nothing\n"
      "\n"
-     "exit status 3: the report is written and some result disagrees or failed to measure\n"},
+     "exit status 3: the report is written and some result disagrees or failed to measure;\n"
+     "75: stopped by Ctrl-C or SIGTERM (a long run checkpoints): repeat the command to continue\n"},
 };
 
 const char* const kExitCodes =

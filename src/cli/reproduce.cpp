@@ -1,5 +1,7 @@
 // `granular reproduce`: the papers' stated results rerun, measured and set beside the papers'
 // numbers in a report (docs/reproduce.md).
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +31,7 @@ struct ReproduceOptions {
   std::vector<std::string> ids;
   Scale scale = Scale::quick;
   std::string out;
-  std::string registry = "papers/stated_results.json";
+  std::string registry;  // empty: papers/stated_results.json here, else the built project's
   int threads = 0;
   double max_cost = INFINITY;
   bool dry_run = false;
@@ -79,6 +81,12 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
     }
   }
   if (o.out.empty() && !o.dry_run) throw io::CaseError("", "--out", "missing: the report's folder");
+  if (o.registry.empty()) {
+    const fs::path here = fs::path("papers") / "stated_results.json";
+    const fs::path built = fs::path(GRANULAR_SOURCE_DIR) / here;
+    std::error_code ec;
+    o.registry = (!fs::exists(here, ec) && fs::exists(built, ec) ? built : here).string();
+  }
   return o;
 }
 
@@ -131,9 +139,20 @@ int reproduce(const std::vector<std::string>& args) {
     return kSuccess;
   }
   fs::create_directories(dir);
-  for (const auto& [folder, why] : reproduce::run_missing(plan, dir, o.threads, std::cerr))
+  reproduce::RunOptions run;
+  run.threads = o.threads;
+  run.progress = &std::cerr;
+  run.terminal = isatty(2) == 1;
+  run.stop = stop_requested;  // Ctrl-C: the long run in progress checkpoints, the rest wait
+  catch_stop_signals();
+  const reproduce::RunsEnd runs_end = reproduce::run_missing(plan, dir, run);
+  for (const auto& [folder, why] : runs_end.failed)
     std::cerr << "note: runs/" << folder << " failed: " << why << "\n";
-
+  if (runs_end.stopped) {
+    std::cerr << "granular: stopped (a long run with a checkpoint): repeat the command to "
+                 "continue\n";
+    return kStopped;
+  }
   std::vector<reproduce::Result> results;
   std::map<Verdict, int> tally;
   for (const reproduce::Entry& e : plan.entries) {

@@ -172,18 +172,22 @@ std::vector<Run> distinct_runs(const Plan& plan) {
   return runs;
 }
 
-std::vector<std::pair<std::string, std::string>> run_missing(const Plan& plan, const fs::path& dir,
-                                                             int threads, std::ostream& progress) {
-  std::vector<std::pair<std::string, std::string>> failed;
+RunsEnd run_missing(const Plan& plan, const fs::path& dir, const RunOptions& o) {
+  RunsEnd end;
+  std::ostream& progress = *o.progress;
   const std::vector<Run> runs = distinct_runs(plan);
   std::size_t k = 0;
   for (const Run& r : runs) {
     ++k;
+    if (o.stop && o.stop()) {  // asked between runs: the finished ones are kept
+      end.stopped = true;
+      return end;
+    }
     if (run_done(plan, r, dir)) continue;
     const fs::path folder = dir / "runs" / r.folder;
     progress << "[" << k << "/" << runs.size() << "] " << (r.validate ? "validate " : "run ")
              << r.case_path;
-    for (const std::string& o : r.overrides) progress << " --set '" << o << "'";
+    for (const std::string& s : r.overrides) progress << " --set '" << s << "'";
     progress << "\n" << std::flush;
     try {
       const cases::LoadedCase lc =
@@ -198,18 +202,25 @@ std::vector<std::pair<std::string, std::string>> run_missing(const Plan& plan, c
       }
       cases::FolderRun run;
       run.out = folder;
-      run.threads = threads;
+      run.threads = o.threads;
       std::error_code ec;
       run.resume = fs::exists(folder / "checkpoint.bin", ec);
-      run.force = !run.resume;  // an unfinished run without a checkpoint starts afresh
-      if (cases::run_into_folder(lc, run).end != cases::RunEnd::complete)
-        failed.emplace_back(r.folder, "stopped before the end");
+      run.force = !run.resume;     // an unfinished run without a checkpoint starts afresh
+      if (lc.spec->stoppable()) {  // a long run: its progress lines (the short ones are quiet)
+        run.progress = &progress;
+        run.terminal = o.terminal;
+        run.stop = o.stop;
+      }
+      if (cases::run_into_folder(lc, run).end != cases::RunEnd::complete) {
+        end.stopped = true;
+        return end;
+      }
     } catch (const std::exception& e) {
-      failed.emplace_back(r.folder, io::one_line(e.what()));
+      end.failed.emplace_back(r.folder, io::one_line(e.what()));
       progress << "  failed: " << io::one_line(e.what()) << "\n";
     }
   }
-  return failed;
+  return end;
 }
 
 }  // namespace granular::reproduce

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -134,6 +135,63 @@ TEST(Interrupt, SigtermLeavesAResumableCheckpointWithinTwoSeconds) {
     EXPECT_EQ(WEXITSTATUS(status), 75);  // stopped with a checkpoint (EX_TEMPFAIL)
     const granular::io::CheckpointHeader h = granular::io::read_checkpoint_header(checkpoint);
     EXPECT_GT(h.position.steps_done, first_steps);
+  }
+  fs::remove_all(dir);
+}
+
+// granular reproduce stops the same way: the long run it is in checkpoints, and the same command
+// continues it.
+TEST(Interrupt, ReproduceStopsWithItsLongRunCheckpointedAndContinues) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("granular_interrupt_reproduce_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "papers");
+  fs::create_directory_symlink(fs::path(GRANULAR_SOURCE_DIR) / "cases", dir / "cases");
+  // one result read from the shipped thesis case (hours on one thread), at its own scale
+  const nlohmann::json result = {
+      {"id", "long"},
+      {"paper", "thesis"},
+      {"where", "fig. 3.6"},
+      {"statement", "a long run"},
+      {"printed", {{"kind", "value"}, {"value", 1}}},
+      {"tolerance", {{"absolute", 1}, {"why", "-"}}},
+      {"cost", {{"quick_s", 1}, {"full_s", 1}}},
+      {"measure",
+       {{"case", "cases/thesis_fig3_6_kn1e4.json"},
+        {"set", nlohmann::json::object()},
+        {"quick_set", nlohmann::json::object()},
+        {"compute", {{"value", "len(json('summary.json', '/gamma_values'))"}}}}}};
+  const nlohmann::json registry = {{"papers", {{"thesis", "the thesis"}}},
+                                   {"results", nlohmann::json::array({result})}};
+  std::ofstream(dir / "papers" / "stated_results.json") << registry.dump();
+  const std::vector<std::string> args = {
+      "reproduce", "--registry",           (dir / "papers" / "stated_results.json").string(),
+      "--out",     (dir / "rep").string(), "--threads",
+      "1"};
+  const fs::path err = dir / "stderr.txt";
+  {
+    Running run(args, err);
+    ASSERT_TRUE(wait_for_text(err, "[settle", std::chrono::seconds(120))) << slurp(err);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    run.signal(SIGINT);
+    const int status = run.wait_for(std::chrono::seconds(10));
+    ASSERT_NE(status, -1) << "still running 10 s after SIGINT";
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 75);
+    EXPECT_NE(slurp(err).find("repeat the command to continue"), std::string::npos) << slurp(err);
+  }
+  std::vector<fs::path> runs;
+  for (const auto& e : fs::directory_iterator(dir / "rep" / "runs")) runs.push_back(e.path());
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_TRUE(fs::exists(runs[0] / "checkpoint.bin"));
+  EXPECT_FALSE(fs::exists(dir / "rep" / "report.md"));  // no report of unfinished runs
+  {
+    Running run(args, err);
+    ASSERT_TRUE(wait_for_text(err, "resuming from", std::chrono::seconds(120))) << slurp(err);
+    run.signal(SIGTERM);
+    const int status = run.wait_for(std::chrono::seconds(10));
+    ASSERT_NE(status, -1);
+    EXPECT_EQ(WEXITSTATUS(status), 75);
   }
   fs::remove_all(dir);
 }

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -58,11 +59,23 @@ bool run_done(const Plan& plan, const Run& run, const std::filesystem::path& dir
 // Every distinct run of the plan, once, in the order the entries need them.
 std::vector<Run> distinct_runs(const Plan& plan);
 
-// Runs what is missing into DIR/runs/, one run at a time on `threads` threads, saying on
-// `progress` what it runs; a run that fails is recorded in its folder's run.log and the others
-// go on. Returns the folders that failed, with why.
-std::vector<std::pair<std::string, std::string>> run_missing(const Plan& plan,
-                                                             const std::filesystem::path& dir,
-                                                             int threads, std::ostream& progress);
+// How run_missing runs: threads, where it reports, and the stop request.
+struct RunOptions {
+  int threads = 0;             // <= 0: the OpenMP default
+  std::ostream* progress;      // what it runs, and a long run's progress lines
+  bool terminal = false;       // progress is a terminal: periodic lines in place
+  std::function<bool()> stop;  // true: a long run stops with a checkpoint, and so do the rest
+};
+
+// What run_missing did: the folders that failed, with why, and whether a stop request ended it
+// (the run it was in has a checkpoint: the same command continues it).
+struct RunsEnd {
+  std::vector<std::pair<std::string, std::string>> failed;
+  bool stopped = false;
+};
+
+// Runs what is missing into DIR/runs/, one run at a time; a run that fails is recorded in its
+// folder's run.log and the others go on.
+RunsEnd run_missing(const Plan& plan, const std::filesystem::path& dir, const RunOptions& o);
 
 }  // namespace granular::reproduce
