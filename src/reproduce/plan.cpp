@@ -56,6 +56,26 @@ void resolve_runs(Entry& e, Scale scale, const std::string& file, const std::str
         key != "pass" && key != "figure")
       bad("/" + key, "unknown key");
   if (!c.contains("value") || !c["value"].is_string()) bad("/value", "missing expression");
+  for (const char* key : {"stderr", "pass"})
+    if (c.contains(key) && !c[key].is_string())
+      bad(std::string("/") + key, "must be an expression");
+  if (c.contains("let")) {
+    if (!c["let"].is_object()) bad("/let", "must be an object of named expressions");
+    for (const auto& [name, expr] : c["let"].items())
+      if (!expr.is_string()) bad("/let/" + name, "must be an expression");
+  }
+  if (c.contains("require")) {
+    if (!c["require"].is_array()) bad("/require", "must be an array of expressions");
+    for (std::size_t i = 0; i < c["require"].size(); ++i)
+      if (!c["require"][i].is_string())
+        bad("/require/" + std::to_string(i), "must be an expression");
+  }
+  if (c.contains("figure")) {
+    const ojson& f = c["figure"];
+    if (!f.is_object() || !f.contains("x") || !f["x"].is_string() || !f.contains("y") ||
+        !f["y"].is_string())
+      bad("/figure", "must be an object with the expressions x and y");
+  }
   const ojson runs = c.value("runs", ojson{{"main", ojson::object()}});
   if (!runs.is_object() || runs.empty()) bad("/runs", "must be an object of runs");
   const char* scale_key = scale == Scale::quick ? "quick_set" : "set";
@@ -72,6 +92,8 @@ void resolve_runs(Entry& e, Scale scale, const std::string& file, const std::str
       return;
     }
     run.case_path = case_path.get<std::string>();
+    if (r.contains("validate") && !r["validate"].is_boolean())
+      bad("/runs/" + name + "/validate", "must be true or false");
     run.validate = r.value("validate", false);
     const ojson set = r.contains(scale_key) ? r[scale_key] : m.value(scale_key, ojson());
     if (set.is_null() && scale == Scale::quick && !run.validate) {

@@ -118,6 +118,18 @@ TEST_F(ReproduceCli, RefusesBadInputBeforeRunningAnything) {
   EXPECT_EQ(paper.code, 2);
   EXPECT_NE(paper.err.find("not a paper of the registry (papers: pendulum)"), std::string::npos)
       << paper.err;
+  // each part of a compute block has its type
+  for (const json& compute :
+       {json{{"value", 1}}, json{{"value", "1"}, {"let", {{"a", 2}}}},
+        json{{"value", "1"}, {"require", "true"}}, json{{"value", "1"}, {"figure", {{"x", "[1]"}}}},
+        json{{"value", "1"}, {"runs", {{"main", {{"validate", "yes"}}}}}}}) {
+    fs::remove_all(dir_ / "papers");
+    fs::remove(dir_ / "cases");
+    write_registry(json::array({result("typed", {{"kind", "count"}, {"value", 6}}, compute)}));
+    const auto typed = granular("reproduce --out rep");
+    EXPECT_EQ(typed.code, 2) << compute.dump();
+    EXPECT_NE(typed.err.find("/results/0/measure/compute/"), std::string::npos) << typed.err;
+  }
   EXPECT_EQ(granular("reproduce --registry nowhere.json --out rep").code, 2);
   EXPECT_EQ(granular("reproduce").code, 2);  // no --out
   EXPECT_EQ(granular("reproduce --out rep --quick --full").code, 2);
