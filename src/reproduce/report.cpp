@@ -71,6 +71,15 @@ std::string engine_text(const Result& r) {
   return s;
 }
 
+// The registry's cost of a result on one core, "quick / full" [s].
+std::string cost_text(const nlohmann::ordered_json& cost) {
+  const auto one = [&](const char* key) {
+    const nlohmann::ordered_json v = cost.value(key, nlohmann::ordered_json());
+    return v.is_number() ? fmt(v.get<double>()) : std::string("-");
+  };
+  return one("quick_s") + " / " + one("full_s");
+}
+
 // The axis of a plot: the data's range (positive only on a log axis) mapped to [a, b] pixels.
 struct Axis {
   double lo = 0.0, hi = 1.0;
@@ -183,14 +192,26 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
                              std::to_string(tally[Verdict::failed]) + " failed, " +
                              std::to_string(tally[Verdict::not_measured]) + " not measured";
   std::map<std::string, const Entry*> entries;
-  for (const Entry& e : plan.entries) entries[e.id] = &e;
+  double full_cost = 0.0;  // the registry's, which counts a shared run once per result
+  for (const Entry& e : plan.entries) {
+    entries[e.id] = &e;
+    const nlohmann::ordered_json full = e.spec["cost"].value("full_s", nlohmann::ordered_json());
+    if (full.is_number()) full_cost += full.get<double>();
+  }
+  char cost_line[200];
+  std::snprintf(cost_line, sizeof cost_line,
+                "The full scale of these results costs at most %.0f core-hours (the registry's "
+                "costs, which count a shared run once per result); its plan is in "
+                "docs/reproduce.md.",
+                full_cost / 3600.0);
 
   std::filesystem::create_directories(dir / "figures");
   std::ostringstream md, html;
   md << "# The papers reproduced (" << scale << " scale)\n\n"
      << io::version_line() << "\n\n"
      << "Registry: `" << plan.registry.filename().string() << "`; " << results.size()
-     << " results: " << counts << ". What each column means: docs/reproduce.md.\n";
+     << " results: " << counts << ". What each column means: docs/reproduce.md. " << cost_line
+     << "\n";
   html << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>granular: the papers "
           "reproduced</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1400px}"
           "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;"
@@ -198,7 +219,7 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
           "#f9dcdc}.failed{background:#fbe9c7}.not{background:#eee}</style></head><body>\n"
        << "<h1>The papers reproduced (" << scale << " scale)</h1>\n<p>"
        << escape_html(io::version_line()) << "</p>\n<p>" << results.size() << " results: " << counts
-       << ".</p>\n";
+       << ". " << escape_html(cost_line) << "</p>\n";
 
   json data = json::object();
   data["scale"] = scale;
@@ -212,12 +233,14 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
       const std::string citation = plan.papers.value(paper, "");
       md << "\n## " << paper << "\n\n"
          << citation << "\n\n"
-         << "| result | where | statement | paper | engine | verdict | why |\n"
-         << "|---|---|---|---|---|---|---|\n";
+         << "| result | where | statement | paper | engine | verdict | why | cost [s] quick / full "
+            "|\n"
+         << "|---|---|---|---|---|---|---|---|\n";
       html << (&r == &results.front() ? "" : "</table>\n") << "<h2>" << escape_html(paper)
            << "</h2>\n<p>" << escape_html(citation)
            << "</p>\n<table><tr><th>result</th><th>where</th><th>statement</th><th>paper</th>"
-              "<th>engine</th><th>verdict</th><th>why</th><th>figure</th></tr>\n";
+              "<th>engine</th><th>verdict</th><th>why</th><th>figure</th><th>cost [s] quick / full"
+              "</th></tr>\n";
     }
     const std::string statement = e.spec.value("statement", "");
     const std::string where = e.spec.value("where", "");
@@ -232,13 +255,13 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
     }
     md << "| " << cell(r.id) << " | " << cell(where) << " | " << cell(statement) << " | "
        << cell(printed) << " | " << cell(engine_text(r)) << " | **" << verdict << "** | "
-       << cell(r.message) << figure_md << " |\n";
+       << cell(r.message) << figure_md << " | " << cost_text(e.spec["cost"]) << " |\n";
     const std::string css = r.verdict == Verdict::not_measured ? "not" : verdict;
     html << "<tr class=\"" << css << "\"><td>" << escape_html(r.id) << "</td><td>"
          << escape_html(where) << "</td><td>" << escape_html(statement) << "</td><td>"
          << escape_html(printed) << "</td><td>" << escape_html(engine_text(r)) << "</td><td><b>"
          << verdict << "</b></td><td>" << escape_html(r.message) << "</td><td>" << figure_html
-         << "</td></tr>\n";
+         << "</td><td>" << cost_text(e.spec["cost"]) << "</td></tr>\n";
     json row = {{"id", r.id},
                 {"paper", e.paper},
                 {"verdict", verdict},

@@ -54,6 +54,7 @@ TEST_F(ReproduceCli, WritesTheReportAndRunsNothingTwice) {
   wrong["known_disagreement"] = "a planted wrong number";
   json words = result("words", {{"kind", "value"}, {"value", 1}}, impact_count());
   words["measure"].erase("compute");
+  words["cost"]["full_s"] = nullptr;  // no case measures it: no cost either
   json curve =
       result("curve", {{"kind", "trend"}, {"trend", "rising"}},
              {{"runs", {{"main", json::object()}, {"longer", {{"also", {{"/run/t_end", 8.0}}}}}}},
@@ -88,6 +89,7 @@ TEST_F(ReproduceCli, WritesTheReportAndRunsNothingTwice) {
   const std::string md = file_text(dir_ / "rep" / "report.md");
   EXPECT_NE(md.find("| count | §4 | count | 6 | 6 | **agrees** |"), std::string::npos) << md;
   EXPECT_NE(md.find("![](figures/curve.svg)"), std::string::npos);
+  EXPECT_NE(md.find("| 0.2 / - |"), std::string::npos);  // the cost column
   const std::string html = file_text(dir_ / "rep" / "report.html");
   EXPECT_NE(html.find("<svg"), std::string::npos);  // the figure inline: one self-contained page
   EXPECT_NE(html.find("class=\"disagrees\""), std::string::npos);
