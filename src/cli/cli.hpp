@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -41,6 +42,12 @@ struct Options {
 // `granular reproduce ARGS...` (args[0] is "reproduce"): reruns the papers' stated results and
 // writes the report (reproduce.cpp). Bad input throws io::CaseError.
 int reproduce(const std::vector<std::string>& args);
+
+// The same as one of `ranks` processes of an MPI job (mpi_run.cpp): this one runs every
+// ranks-th run from `rank`; `all_finished(stopped here)` waits for every rank and says whether
+// none stopped; rank 0 alone prints and writes the report.
+int reproduce_part(const std::vector<std::string>& args, int rank, int ranks,
+                   const std::function<bool(bool)>& all_finished);
 
 // The output folder of `granular run`: --out, else out/<case file stem>.
 std::filesystem::path run_folder(const Options& o);

@@ -395,11 +395,14 @@ int main(int argc, char** argv) {
   granular::io::set_command_line(command);
 
   if (args[0] == "reproduce" && launched_rank() >= 0) {
-    // its runs are many small cases; a full-scale case goes over MPI by itself
+#if GRANULAR_HAVE_MPI
+    return granular::cli::reproduce_over_mpi(args);
+#else
     if (launched_rank() == 0)
-      std::cerr << "granular: reproduce runs in one process: run a full-scale case over MPI "
-                   "into the folder reproduce --dry-run names (docs/reproduce.md)\n";
+      std::cerr << "granular: built without MPI (GRANULAR_MPI=OFF): run reproduce without "
+                   "mpirun\n";
     return kBadInput;
+#endif
   }
   if (args[0] == "reproduce") {
     try {

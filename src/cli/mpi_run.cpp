@@ -572,4 +572,30 @@ int run_over_mpi(const Options& o) {
   return code;
 }
 
+int reproduce_over_mpi(const std::vector<std::string>& args) {
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  Ranks m;
+  MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &m.size);
+  int code = kRunFailure;
+  try {
+    code = reproduce_part(args, m.rank, m.size, [](bool stopped) {
+      int mine = stopped ? 1 : 0, any = 0;
+      MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      return any == 0;
+    });
+  } catch (const CaseError& e) {
+    // every rank reads the same command line and registry: each refuses it before any collective
+    if (m.rank == 0) std::cerr << e.what() << "\n";
+    code = kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "granular: reproduce failed on rank " << m.rank << ": " << io::one_line(e.what())
+              << "\n";
+    MPI_Abort(MPI_COMM_WORLD, kRunFailure);
+  }
+  MPI_Finalize();
+  return code;
+}
+
 }  // namespace granular::cli

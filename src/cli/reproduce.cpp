@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -105,7 +107,15 @@ std::string seconds_text(double s) {
 }  // namespace
 
 int reproduce(const std::vector<std::string>& args) {
+  return reproduce_part(args, 0, 1, [](bool stopped) { return !stopped; });
+}
+
+int reproduce_part(const std::vector<std::string>& args, int rank, int ranks,
+                   const std::function<bool(bool)>& all_finished) {
   const ReproduceOptions o = parse(args);
+  // rank 0 speaks for the job; the others only run
+  std::ostringstream quiet;
+  std::ostream& out = rank == 0 ? std::cout : quiet;
   const reproduce::Plan plan =
       reproduce::make_plan(o.registry, o.scale, o.papers, o.ids, o.max_cost);
   const fs::path dir(o.out);
@@ -123,36 +133,40 @@ int reproduce(const std::vector<std::string>& args) {
     }
   }
   const std::vector<reproduce::Run> runs = reproduce::distinct_runs(plan);
-  std::cout << plan.entries.size() << " results at the "
-            << (o.scale == Scale::quick ? "quick" : "full") << " scale: " << measured
-            << " measured by " << runs.size() << " runs, " << plan.entries.size() - measured
-            << " not measured at this scale; " << missing << " still to run, about "
-            << seconds_text(cost) << " on one core (the registry's costs, which do not count "
-            << "the runs results share)\n"
-            << std::flush;
+  out << plan.entries.size() << " results at the " << (o.scale == Scale::quick ? "quick" : "full")
+      << " scale: " << measured << " measured by " << runs.size() << " runs, "
+      << plan.entries.size() - measured << " not measured at this scale; " << missing
+      << " still to run, about " << seconds_text(cost)
+      << " on one core (the registry's costs, which do not count "
+      << "the runs results share)\n"
+      << std::flush;
   if (o.dry_run) {
     for (const reproduce::Run& r : runs) {
-      std::cout << "  " << r.folder << ": " << (r.validate ? "validate " : "run ") << r.case_path;
-      for (const std::string& s : r.overrides) std::cout << " --set '" << s << "'";
-      std::cout << "\n";
+      out << "  " << r.folder << ": " << (r.validate ? "validate " : "run ") << r.case_path;
+      for (const std::string& s : r.overrides) out << " --set '" << s << "'";
+      out << "\n";
     }
     return kSuccess;
   }
-  fs::create_directories(dir);
   reproduce::RunOptions run;
   run.threads = o.threads;
   run.progress = &std::cerr;
   run.terminal = isatty(2) == 1;
   run.stop = stop_requested;  // Ctrl-C: the long run in progress checkpoints, the rest wait
+  run.part = rank;
+  run.parts = ranks;
   catch_stop_signals();
+  fs::create_directories(dir);
   const reproduce::RunsEnd runs_end = reproduce::run_missing(plan, dir, run);
   for (const auto& [folder, why] : runs_end.failed)
     std::cerr << "note: runs/" << folder << " failed: " << why << "\n";
-  if (runs_end.stopped) {
-    std::cerr << "granular: stopped (a long run with a checkpoint): repeat the command to "
-                 "continue\n";
+  if (!all_finished(runs_end.stopped)) {
+    if (rank == 0)
+      std::cerr << "granular: stopped (a long run with a checkpoint): repeat the command to "
+                   "continue\n";
     return kStopped;
   }
+  if (rank != 0) return kSuccess;
   std::vector<reproduce::Result> results;
   std::map<Verdict, int> tally;
   for (const reproduce::Entry& e : plan.entries) {
@@ -167,10 +181,10 @@ int reproduce(const std::vector<std::string>& args) {
                 r.verdict == Verdict::failed ? io::one_line(r.message).c_str() : engine.c_str());
   }
   reproduce::write_report(dir, plan, results);
-  std::cout << tally[Verdict::agrees] << " agree, " << tally[Verdict::disagrees] << " disagree, "
-            << tally[Verdict::failed] << " failed, " << tally[Verdict::not_measured]
-            << " not measured; report in " << (dir / "report.html").string() << " and "
-            << (dir / "report.md").string() << "\n";
+  out << tally[Verdict::agrees] << " agree, " << tally[Verdict::disagrees] << " disagree, "
+      << tally[Verdict::failed] << " failed, " << tally[Verdict::not_measured]
+      << " not measured; report in " << (dir / "report.html").string() << " and "
+      << (dir / "report.md").string() << "\n";
   return tally[Verdict::disagrees] + tally[Verdict::failed] == 0 ? kSuccess : kDisagrees;
 }
 

@@ -201,16 +201,18 @@ RunsEnd run_missing(const Plan& plan, const fs::path& dir, const RunOptions& o) 
   std::size_t k = 0;
   for (const Run& r : runs) {
     ++k;
+    if (static_cast<int>((k - 1) % static_cast<std::size_t>(o.parts)) != o.part) continue;
     if (o.stop && o.stop()) {  // asked between runs: the finished ones are kept
       end.stopped = true;
       return end;
     }
     if (run_done(plan, r, dir)) continue;
     const fs::path folder = dir / "runs" / r.folder;
-    progress << "[" << k << "/" << runs.size() << "] " << (r.validate ? "validate " : "run ")
-             << r.case_path;
-    for (const std::string& s : r.overrides) progress << " --set '" << s << "'";
-    progress << "\n" << std::flush;
+    std::ostringstream line;  // one write: the ranks of an MPI job share stderr
+    line << "[" << k << "/" << runs.size() << "] " << (r.validate ? "validate " : "run ")
+         << r.case_path;
+    for (const std::string& s : r.overrides) line << " --set '" << s << "'";
+    progress << line.str() + "\n" << std::flush;
     try {
       const cases::LoadedCase lc =
           cases::load_case((plan.root / r.case_path).string(), r.overrides);

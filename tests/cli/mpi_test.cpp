@@ -191,4 +191,40 @@ TEST_F(Mpi, BadInputIsOneLineAndExitTwoOnEveryRank) {
   EXPECT_FALSE(fs::exists(dir_ / "o"));
 }
 
+// `mpirun -np K granular reproduce`: the runs split over the ranks, one report from rank 0 with
+// the single process's verdicts and values; bad input once, exit 2 on every rank.
+TEST_F(Mpi, ReproduceSplitsItsRunsOverTheRanks) {
+  // the pendulum paper's results: a validate run and two runs (ordered: `let` is read in order)
+  using ojson = nlohmann::ordered_json;
+  const ojson all = ojson::parse(
+      granular::test::file_text(fs::path(GRANULAR_SOURCE_DIR) / "papers" / "stated_results.json"));
+  ojson results = ojson::array();
+  for (const ojson& e : all["results"])
+    if (e["paper"] == "pendulum") results.push_back(e);
+  fs::create_directories(dir_ / "papers");
+  fs::create_directory_symlink(fs::path(GRANULAR_SOURCE_DIR) / "cases", dir_ / "cases");
+  std::ofstream(dir_ / "papers" / "stated_results.json")
+      << ojson{{"papers", {{"pendulum", all["papers"]["pendulum"]}}}, {"results", results}}.dump();
+
+  const granular::test::CliResult one =
+      sh("'" + std::string(GRANULAR_CLI) + "' reproduce --out one --threads 1");
+  ASSERT_EQ(one.code, 0) << one.err;
+  const granular::test::CliResult ranks = sh(mpirun(2) + "reproduce --out two --threads 1");
+  ASSERT_EQ(ranks.code, 0) << ranks.err;
+  // every run ran once, on one rank or the other
+  for (const char* run : {"[1/3]", "[2/3]", "[3/3]"}) {
+    EXPECT_NE(ranks.err.find(run), std::string::npos) << ranks.err;
+    EXPECT_EQ(ranks.err.find(run), ranks.err.rfind(run)) << ranks.err;
+  }
+  EXPECT_EQ(json::parse(granular::test::file_text(dir_ / "two" / "results.json"))["results"],
+            json::parse(granular::test::file_text(dir_ / "one" / "results.json"))["results"]);
+  EXPECT_EQ(ranks.out.find("results at the quick scale"),
+            ranks.out.rfind("results at the quick scale"));  // rank 0 alone speaks
+
+  const granular::test::CliResult bad = sh(mpirun(2) + "reproduce nosuch --out three");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  EXPECT_FALSE(fs::exists(dir_ / "three"));
+}
+
 }  // namespace

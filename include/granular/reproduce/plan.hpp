@@ -61,10 +61,12 @@ std::vector<Run> distinct_runs(const Plan& plan);
 
 // How run_missing runs: threads, where it reports, and the stop request.
 struct RunOptions {
-  int threads = 0;             // <= 0: the OpenMP default
-  std::ostream* progress;      // what it runs, and a long run's progress lines
-  bool terminal = false;       // progress is a terminal: periodic lines in place
-  std::function<bool()> stop;  // true: a long run stops with a checkpoint, and so do the rest
+  int threads = 0;                   // <= 0: the OpenMP default
+  std::ostream* progress = nullptr;  // what it runs, and a long run's progress lines
+  bool terminal = false;             // progress is a terminal: periodic lines in place
+  std::function<bool()> stop;        // true: a long run stops with a checkpoint, and so do the rest
+  int part = 0;                      // this process runs the runs k with k % parts == part (MPI)
+  int parts = 1;
 };
 
 // What run_missing did: the folders that failed, with why, and whether a stop request ended it
