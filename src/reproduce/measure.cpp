@@ -7,32 +7,24 @@
 #include <map>
 #include <sstream>
 
+#include "granular/names.hpp"
+
 namespace granular::reproduce {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::agrees:
-      return "agrees";
-    case Verdict::disagrees:
-      return "disagrees";
-    case Verdict::failed:
-      return "failed";
-    case Verdict::not_measured:
-      return "not measured";
-  }
-  return "";
+  static constexpr Named<Verdict> kNames[] = {{Verdict::agrees, "agrees"},
+                                              {Verdict::disagrees, "disagrees"},
+                                              {Verdict::failed, "failed"},
+                                              {Verdict::not_measured, "not measured"}};
+  return name_of(kNames, v);
 }
 
 namespace {
 
-std::string number_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", x);
-  return buf;
-}
+std::string number_text(double x) { return Value::of(x).brief(); }
 
 // A CSV column: numbers where every field reads as one, else words.
 Value read_column(const fs::path& file, const std::string& column) {

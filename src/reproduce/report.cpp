@@ -17,11 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string fmt(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", x);
-  return buf;
-}
+std::string fmt(double x) { return Value::of(x).brief(); }
 
 std::string escape_html(const std::string& s) {
   std::string out;
