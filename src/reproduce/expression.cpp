@@ -460,7 +460,17 @@ class Parser {
 
   // `a or b` with a true, `a and b` with a false: b is read, not evaluated (it may read a run
   // that only the other case has)
+  // Nesting deeper than any observable needs is refused before it can exhaust the stack.
+  struct Deeper {
+    explicit Deeper(Parser& p) : parser(p) {
+      if (++parser.depth_ > 200) parser.fail("nested too deeply");
+    }
+    ~Deeper() { --parser.depth_; }
+    Parser& parser;
+  };
+
   Value disjunction() {
+    const Deeper deeper(*this);
     Value v = conjunction();
     while (eat("or")) {
       if (!skipping_ && v.kind == Kind::boolean && v.boolean) {
@@ -491,6 +501,7 @@ class Parser {
     skipping_ = false;
   }
   Value negation() {
+    const Deeper deeper(*this);
     if (eat("not")) {
       Value v = negation();
       if (skipping_) return v;
@@ -536,6 +547,7 @@ class Parser {
     }
   }
   Value unary() {
+    const Deeper deeper(*this);
     if (eat("-")) return binary(Value::of(0.0), unary(), '-');
     return power();
   }
@@ -610,6 +622,7 @@ class Parser {
   const FileReader& files_;
   std::size_t p_ = 0;
   bool skipping_ = false;  // reading what a short-circuit leaves unevaluated
+  int depth_ = 0;          // of the recursion: parentheses, arrays, calls, unary operators
 };
 
 }  // namespace
