@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -552,7 +553,12 @@ int run_ranks(const Options& o, const Ranks& m) {
 
 }  // namespace
 
-int run_over_mpi(const Options& o) {
+namespace {
+
+// `body` as one rank of the MPI job that started this process, between MPI's initialization and
+// its finalization. An exception that escapes it ends the job: the other ranks may wait for this
+// one in a collective (mpirun reports it).
+int as_mpi_rank(const char* command, const std::function<int(const Ranks&)>& body) {
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
   Ranks m;
@@ -560,42 +566,38 @@ int run_over_mpi(const Options& o) {
   MPI_Comm_size(MPI_COMM_WORLD, &m.size);
   int code = kRunFailure;
   try {
-    code = run_ranks(o, m);
+    code = body(m);
   } catch (const std::exception& e) {
-    // outside the steps whose failures the ranks agree on: the others may wait in a collective
-    // for this rank, so the job ends here (mpirun reports it)
-    std::cerr << "granular: run failed on rank " << m.rank << ": " << io::one_line(e.what())
-              << "\n";
+    std::cerr << "granular: " << command << " failed on rank " << m.rank << ": "
+              << io::one_line(e.what()) << "\n";
     MPI_Abort(MPI_COMM_WORLD, kRunFailure);
   }
   MPI_Finalize();
   return code;
 }
 
+}  // namespace
+
+int run_over_mpi(const Options& o) {
+  // failures outside the steps the ranks agree on end the job (as_mpi_rank)
+  return as_mpi_rank("run", [&](const Ranks& m) { return run_ranks(o, m); });
+}
+
 int reproduce_over_mpi(const std::vector<std::string>& args) {
-  int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-  Ranks m;
-  MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &m.size);
-  int code = kRunFailure;
-  try {
-    code = reproduce_part(args, m.rank, m.size, [](bool stopped) {
-      int mine = stopped ? 1 : 0, any = 0;
-      MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-      return any == 0;
-    });
-  } catch (const CaseError& e) {
-    // every rank reads the same command line and registry: each refuses it before any collective
-    if (m.rank == 0) std::cerr << e.what() << "\n";
-    code = kBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "granular: reproduce failed on rank " << m.rank << ": " << io::one_line(e.what())
-              << "\n";
-    MPI_Abort(MPI_COMM_WORLD, kRunFailure);
-  }
-  MPI_Finalize();
-  return code;
+  return as_mpi_rank("reproduce", [&](const Ranks& m) {
+    try {
+      return reproduce_part(args, m.rank, m.size, [](bool stopped) {
+        int mine = stopped ? 1 : 0, any = 0;
+        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        return any == 0;
+      });
+    } catch (const CaseError& e) {
+      // every rank reads the same command line and registry: each refuses it before any
+      // collective
+      if (m.rank == 0) std::cerr << e.what() << "\n";
+      return kBadInput;
+    }
+  });
 }
 
 }  // namespace granular::cli
