@@ -39,6 +39,10 @@ struct Options {
   bool quiet = false;  // run: no progress or notes on stderr
 };
 
+// --threads N: N from 1 to 4096, else nothing (the message: thread_count_expected + the text).
+std::optional<int> thread_count(const std::string& text);
+constexpr const char* thread_count_expected = "expected an integer from 1 to 4096, got ";
+
 // `granular reproduce ARGS...` (args[0] is "reproduce"): reruns the papers' stated results and
 // writes the report (reproduce.cpp). Bad input throws io::CaseError.
 int reproduce(const std::vector<std::string>& args);

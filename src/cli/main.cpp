@@ -147,17 +147,11 @@ struct UsageError {
 };
 
 int parse_threads(const std::string& text) {
-  std::size_t used = 0;
-  long n = 0;
-  try {
-    n = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || n < 1 || n > 4096)
-    throw UsageError{"--threads: expected an integer from 1 to 4096, got " +
+  const std::optional<int> n = granular::cli::thread_count(text);
+  if (!n)
+    throw UsageError{std::string("--threads: ") + granular::cli::thread_count_expected +
                      granular::io::quoted(text)};
-  return static_cast<int>(n);
+  return *n;
 }
 
 double parse_seconds(const std::string& text) {
@@ -335,6 +329,18 @@ int launched_rank() {
 }  // namespace
 
 namespace granular::cli {
+
+std::optional<int> thread_count(const std::string& text) {
+  std::size_t used = 0;
+  long n = 0;
+  try {
+    n = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || n < 1 || n > 4096) return std::nullopt;
+  return static_cast<int>(n);
+}
 
 fs::path run_folder(const Options& o) {
   return o.out.empty() ? fs::path("out") / fs::path(o.case_path).stem() : fs::path(o.out);

@@ -9,6 +9,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "cli.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/json_reader.hpp"
+#include "granular/io/output.hpp"
 #include "granular/reproduce/measure.hpp"
 #include "granular/reproduce/plan.hpp"
 #include "granular/reproduce/report.hpp"
@@ -61,12 +63,9 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
       o.ids.push_back(value(a));
     } else if (a == "--threads") {
       const std::string t = value(a);
-      char* end = nullptr;
-      const long n = std::strtol(t.c_str(), &end, 10);
-      if (t.empty() || *end != '\0' || n < 1 || n > 4096)
-        throw io::CaseError("", "--threads",
-                            "expected an integer from 1 to 4096, got " + io::quoted(t));
-      o.threads = static_cast<int>(n);
+      const std::optional<int> n = thread_count(t);
+      if (!n) throw io::CaseError("", "--threads", thread_count_expected + io::quoted(t));
+      o.threads = *n;
     } else if (a == "--max-cost") {
       const std::string t = value(a);
       char* end = nullptr;
@@ -90,18 +89,6 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
     o.registry = (!fs::exists(here, ec) && fs::exists(built, ec) ? built : here).string();
   }
   return o;
-}
-
-std::string seconds_text(double s) {
-  char buf[48];
-  if (s < 120) {
-    std::snprintf(buf, sizeof buf, "%.0f s", s);
-  } else if (s < 7200) {
-    std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
-  }
-  return buf;
 }
 
 }  // namespace
@@ -136,7 +123,7 @@ int reproduce_part(const std::vector<std::string>& args, int rank, int ranks,
   out << plan.entries.size() << " results at the " << (o.scale == Scale::quick ? "quick" : "full")
       << " scale: " << measured << " measured by " << runs.size() << " runs, "
       << plan.entries.size() - measured << " not measured at this scale; " << missing
-      << " still to run, about " << seconds_text(cost)
+      << " still to run, about " << io::duration_text(cost)
       << " on one core (the registry's costs, which do not count "
       << "the runs results share)\n"
       << std::flush;

@@ -30,6 +30,12 @@ std::string format_value(const char* format, double x) {
   return buf;
 }
 
+std::string duration_text(double s) {
+  if (!(s < 120.0))
+    return s < 7200.0 ? format_value("%.1f min", s / 60.0) : format_value("%.1f h", s / 3600.0);
+  return format_value("%.0f s", s);
+}
+
 nlohmann::json summary_header(const std::string& model, const nlohmann::json& case_echo,
                               const std::vector<TableSpec>& tables) {
   nlohmann::json units = nlohmann::json::object();

@@ -34,6 +34,8 @@ nlohmann::json json_count(double x);
 
 // One number formatted printf-style (e.g. "%.6g"), for reports on the terminal.
 std::string format_value(const char* format, double x);
+// "12 s", "3.4 min", "5.1 h": a duration for a progress line or an estimate.
+std::string duration_text(double s);
 
 // The fields every summary.json starts with: "model", "granular_version", "case" (the case as
 // run, after --set overrides and defaults), "provenance" (provenance.hpp: commit, build, host,

@@ -39,7 +39,4 @@ void clear_earlier_run(const std::filesystem::path& out_dir);
 // The thread count actually used (the OpenMP default when threads <= 0).
 int threads_used(int threads);
 
-// "12 s", "3.4 min", "5.1 h": a duration for a progress line.
-std::string progress_duration(double s);
-
 }  // namespace granular::cases

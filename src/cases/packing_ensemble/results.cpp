@@ -109,13 +109,6 @@ int threads_used(int threads) {
 #endif
 }
 
-// "12 s", "3.4 min", "5.1 h": a duration for a progress line.
-std::string progress_duration(double s) {
-  if (!(s < 120.0))
-    return s < 7200.0 ? format_value("%.1f min", s / 60.0) : format_value("%.1f h", s / 3600.0);
-  return format_value("%.0f s", s);
-}
-
 void write_energy_rows(io::TableStream& csv, double t, const md::EnsembleModel& m,
                        const std::vector<md::PackingEnergy>& e, const PackingIndex& index) {
   for (int p = 0; p < m.n_packings(); ++p) {

@@ -63,7 +63,7 @@ std::function<void(const md::RunProgress&)> progress_line(const RunContext& ctx,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double done = p.fraction - first_fraction;
     const double eta_s = done > 0.0 ? elapsed * (1.0 - p.fraction) / done : NAN;
-    const std::string eta = done > 0.0 ? progress_duration(eta_s) : std::string("?");
+    const std::string eta = done > 0.0 ? io::duration_text(eta_s) : std::string("?");
     if (ctx.on_progress)
       ctx.on_progress({name_of(md::run_phase_names, p.phase), p.t, p.fraction,
                        p.particle_steps_per_s, NAN, elapsed, eta_s});
@@ -71,7 +71,7 @@ std::function<void(const md::RunProgress&)> progress_line(const RunContext& ctx,
     std::snprintf(line, sizeof line,
                   "[%-9s] t = %10.4f s  %5.1f %%  %.3g particle-steps/s  elapsed %s  ETA %s\n",
                   name_of(md::run_phase_names, p.phase), p.t, 100.0 * p.fraction,
-                  p.particle_steps_per_s, progress_duration(elapsed).c_str(), eta.c_str());
+                  p.particle_steps_per_s, io::duration_text(elapsed).c_str(), eta.c_str());
     progress << '\r' << line << std::flush;  // a periodic line (RunContext::progress)
   };
 }
