@@ -133,8 +133,8 @@ std::vector<double> number_array(const Value& v, const std::string& what) {
 }
 
 // The verdict of `value` against the paper's printed number and the tolerance, and why.
-Verdict compare_printed(const json& printed, const json& tol, Scale scale, double v,
-                        std::string& why) {
+Verdict compare_printed(const nlohmann::ordered_json& printed, const nlohmann::ordered_json& tol,
+                        Scale scale, double v, std::string& why) {
   const std::string kind = printed.value("kind", "");
   const auto tolerance_of = [&](double reference) -> double {
     const char* a =
@@ -287,8 +287,7 @@ Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir
       return r;
     }
     step = "verdict";
-    r.verdict = compare_printed(json::parse(entry.spec["printed"].dump()),
-                                json::parse(entry.spec["tolerance"].dump()), plan.scale,
+    r.verdict = compare_printed(entry.spec["printed"], entry.spec["tolerance"], plan.scale,
                                 as_number(r.value, "value"), r.message);
   } catch (const std::exception& e) {
     r.verdict = Verdict::failed;

@@ -127,7 +127,7 @@ Plan make_plan(const fs::path& registry, Scale scale, const std::vector<std::str
   if (!doc.is_object() || !doc.contains("papers") || !doc["papers"].is_object() ||
       !doc.contains("results") || !doc["results"].is_array())
     throw io::CaseError(file, "", "expected an object with \"papers\" and \"results\"");
-  plan.papers = json::parse(doc.at("papers").dump());
+  plan.papers = doc["papers"];
   for (const std::string& p : papers)
     if (!plan.papers.contains(p)) {
       std::string known;

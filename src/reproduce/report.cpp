@@ -263,7 +263,7 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
                 {"verdict", verdict},
                 {"value", r.value.to_json()},
                 {"stderr", io::json_number(r.stderr_value)},
-                {"printed", json::parse(e.spec["printed"].dump())},
+                {"printed", e.spec["printed"]},
                 {"message", r.message}};
     if (r.verdict == Verdict::not_measured) row["value"] = nullptr;
     data["results"].push_back(row);

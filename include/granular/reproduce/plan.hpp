@@ -40,8 +40,8 @@ struct Entry {
 
 struct Plan {
   std::filesystem::path registry;
-  std::filesystem::path root;  // the project root: where the cases' paths start
-  nlohmann::json papers;       // paper -> citation
+  std::filesystem::path root;     // the project root: where the cases' paths start
+  nlohmann::ordered_json papers;  // paper -> citation, in the registry's order
   Scale scale = Scale::quick;
   std::vector<Entry> entries;
 };
