@@ -104,12 +104,15 @@ class DeviceArray {
     if (n > 0) check(cudaMalloc(reinterpret_cast<void**>(&data_), n * sizeof(T)), what);
     size_ = n;
   }
-  void upload(const std::vector<T>& host, PinnedStaging& staging, const char* what) {
+  template <class Allocator>
+  void upload(const std::vector<T, Allocator>& host, PinnedStaging& staging, const char* what) {
     resize(host.size(), what);
     if (size_ > 0) staging.upload(data_, host.data(), size_ * sizeof(T), what);
   }
   // Into a host array of the same size.
-  void download(std::vector<T>& host, PinnedStaging& staging, const char* what) const {
+  template <class Allocator>
+  void download(std::vector<T, Allocator>& host, PinnedStaging& staging,
+                const char* what) const {
     if (host.size() != size_) {
       throw std::logic_error(std::string("CUDA: ") + what + ": host and device sizes differ");
     }

@@ -143,9 +143,9 @@ class Ensemble {
   }
 
   // Per-disk arrays of packing p: one column, or two (x, y) when `second` is given.
-  NumpyArray<double> columns(int p, const std::vector<double>* first,
-                             const std::vector<double>* second = nullptr,
-                             const std::vector<double>* third = nullptr) const {
+  NumpyArray<double> columns(int p, const md::EnsembleArray<double>* first,
+                             const md::EnsembleArray<double>* second = nullptr,
+                             const md::EnsembleArray<double>* third = nullptr) const {
     const int q = packing(p);
     const int begin = c_.model.offset[q], end = c_.model.offset[q + 1];
     const int width = third ? 3 : second ? 2 : 1;

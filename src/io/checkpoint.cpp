@@ -47,8 +47,8 @@ class Writer {
     value(static_cast<std::uint64_t>(s.size()));
     raw(s.data(), s.size());
   }
-  template <class T>
-  void array(const std::vector<T>& v) {
+  template <class T, class Allocator>
+  void array(const std::vector<T, Allocator>& v) {
     static_assert(std::is_trivially_copyable_v<T>);
     value(static_cast<std::uint64_t>(v.size()));
     raw(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
@@ -139,8 +139,8 @@ class Reader {
     return v;
   }
   // Fills `v`, whose size the model fixes; a different count in the file is an error.
-  template <class T>
-  void array(const char* name, std::vector<T>& v) {
+  template <class T, class Allocator>
+  void array(const char* name, std::vector<T, Allocator>& v) {
     const auto n = value<std::uint64_t>();
     if (n != v.size()) {
       fail(std::string("array ") + name + " has " + std::to_string(n) +

@@ -67,8 +67,8 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
   const int n_packings = m.n_packings();
   EnsembleState s;
   s.t0 = t0;
-  s.x = x;
-  s.y = y;
+  s.x.assign(x.begin(), x.end());
+  s.y.assign(y.begin(), y.end());
   for (auto* a :
        {&s.theta, &s.vx, &s.vy, &s.omega, &s.ax, &s.ay, &s.alpha, &s.fx, &s.fy, &s.torque}) {
     a->assign(n, 0.0);
@@ -142,7 +142,7 @@ EnsembleView make_view(const EnsembleModel& m, EnsembleState& s) {
 
 namespace {
 
-bool all_finite(const std::vector<double>& v, int first, int last, int stride) {
+bool all_finite(const EnsembleArray<double>& v, int first, int last, int stride) {
   for (std::size_t k = static_cast<std::size_t>(first) * stride;
        k < static_cast<std::size_t>(last) * stride; ++k) {
     if (!std::isfinite(v[k])) return false;
@@ -271,7 +271,7 @@ std::string state_impossible(const EnsembleModel& m, const EnsembleState& s) {
     if (s.status[p] != status_ok) continue;
     const std::string where = "packing " + std::to_string(p) + " (status ok): ";
     for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
-      const std::pair<const char*, const std::vector<double>*> arrays[] = {
+      const std::pair<const char*, const EnsembleArray<double>*> arrays[] = {
           {"x", &s.x},         {"y", &s.y},         {"theta", &s.theta}, {"vx", &s.vx},
           {"vy", &s.vy},       {"omega", &s.omega}, {"ax", &s.ax},       {"ay", &s.ay},
           {"alpha", &s.alpha}, {"fx", &s.fx},       {"fy", &s.fy},       {"torque", &s.torque},
@@ -282,7 +282,7 @@ std::string state_impossible(const EnsembleModel& m, const EnsembleState& s) {
         const double v = s.gear_high[column * m.n_disks() + i];
         if (bad(v)) return where + at("gear_high", column * m.n_disks() + i) + " is " + name(v);
       }
-      const auto slots = [&](const char* array, const std::vector<ContactSlot>& v,
+      const auto slots = [&](const char* array, const EnsembleArray<ContactSlot>& v,
                              std::size_t per) {
         for (std::size_t k = i * per; k < (i + 1) * per; ++k) {
           const SkinHistory& h = v[k].skin;

@@ -9,6 +9,7 @@
 #include "granular/contact_law.hpp"
 #include "granular/hd.hpp"
 #include "granular/md/random_vibration.hpp"
+#include "granular/md/staggered_allocator.hpp"
 #include "granular/names.hpp"
 #include "granular/vibration.hpp"
 
@@ -104,14 +105,14 @@ struct EnsembleModel {
   NeighborParams neighbor;
 
   std::vector<PackingParams> packings;  // (n_packings)
-  std::vector<int> offset;          // packing p owns disks [offset[p], offset[p+1]) (n_packings+1)
-  std::vector<double> radius;       // [m] (n_disks)
-  std::vector<double> mass;         // [kg] (n_disks)
-  std::vector<double> inertia;      // moment of inertia m R²/2 [kg m²] (n_disks)
-  std::vector<double> inv_mass;     // 1/m [1/kg] (n_disks): correct() multiplies
-  std::vector<double> inv_inertia;  // 1/I [1/(kg m²)] (n_disks)
-  std::vector<Body> bodies;         // prescribed bodies, packing by packing
-  int wall_bodies = 0;              // most wall bodies of a packing: wall slots per disk
+  std::vector<int> offset;         // packing p owns disks [offset[p], offset[p+1]) (n_packings+1)
+  EnsembleArray<double> radius;    // [m] (n_disks)
+  EnsembleArray<double> mass;      // [kg] (n_disks)
+  EnsembleArray<double> inertia;   // moment of inertia m R²/2 [kg m²] (n_disks)
+  EnsembleArray<double> inv_mass;  // 1/m [1/kg] (n_disks): correct() multiplies
+  EnsembleArray<double> inv_inertia;  // 1/I [1/(kg m²)] (n_disks)
+  std::vector<Body> bodies;           // prescribed bodies, packing by packing
+  int wall_bodies = 0;                // most wall bodies of a packing: wall slots per disk
 
   int n_packings() const { return static_cast<int>(packings.size()); }
   int n_disks() const { return offset.empty() ? 0 : offset.back(); }

@@ -9,6 +9,7 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/md/model.hpp"
+#include "granular/md/staggered_allocator.hpp"
 
 namespace granular::md {
 
@@ -50,49 +51,49 @@ struct EnsembleState {
   double t0 = 0.0;        // time at step 0 [s]; the drive starts at t = 0 (t0 < 0 settles)
 
   // kinematics (n_disks); written by predict() and correct()
-  std::vector<double> x, y;    // centre [m]
-  std::vector<double> theta;   // unwrapped rotation angle, counter-clockwise [rad]
-  std::vector<double> vx, vy;  // velocity [m/s]
-  std::vector<double> omega;   // angular velocity [rad/s]
-  std::vector<double> ax, ay;  // acceleration [m/s²]
-  std::vector<double> alpha;   // angular acceleration [rad/s²]
+  EnsembleArray<double> x, y;    // centre [m]
+  EnsembleArray<double> theta;   // unwrapped rotation angle, counter-clockwise [rad]
+  EnsembleArray<double> vx, vy;  // velocity [m/s]
+  EnsembleArray<double> omega;   // angular velocity [rad/s]
+  EnsembleArray<double> ax, ay;  // acceleration [m/s²]
+  EnsembleArray<double> alpha;   // angular acceleration [rad/s²]
   // Gear 5th order: 3rd, 4th and 5th time derivatives of x, y, θ, SI units, as 9 columns of
   // n_disks (column 3c + k − 3 holds the k-th derivative of coordinate c = x, y, θ; see
   // gear_column), so that a loop over disks runs along each; written by predict() and
   // correct(), unused by velocity Verlet
-  std::vector<double> gear_high;
+  EnsembleArray<double> gear_high;
 
   // force [N] and torque [N m] on each disk (n_disks); written by forces()
-  std::vector<double> fx, fy, torque;
+  EnsembleArray<double> fx, fy, torque;
 
   // Verlet neighbor list (n_disks x max_neighbors, ascending partner index) and counts
   // (n_disks); positions at the last rebuild (n_disks); written by rebuild()
-  std::vector<int> neighbors;
-  std::vector<int> neighbor_count;
-  std::vector<int> neighbor_upper;  // list index of the first partner above the disk (n_disks)
-  std::vector<double> x_ref, y_ref;
+  EnsembleArray<int> neighbors;
+  EnsembleArray<int> neighbor_count;
+  EnsembleArray<int> neighbor_upper;  // list index of the first partner above the disk (n_disks)
+  EnsembleArray<double> x_ref, y_ref;
 
   // cell binning scratch of rebuild(): cells of packing p are
   // [cell_offset[p], cell_offset[p+1]); cell_start has one extra entry per packing
-  std::vector<int> cell_offset;  // (n_packings+1)
-  std::vector<int> cell_start;   // (total cells + n_packings)
-  std::vector<int> cell_disks;   // disk indices sorted by cell (n_disks)
-  std::vector<CellGrid> grids;   // (n_packings)
+  std::vector<int> cell_offset;   // (n_packings+1)
+  EnsembleArray<int> cell_start;  // (total cells + n_packings)
+  EnsembleArray<int> cell_disks;  // disk indices sorted by cell (n_disks)
+  std::vector<CellGrid> grids;    // (n_packings)
 
   // contact history: disk–disk (n_disks x max_contacts) and wall (n_disks x n_walls) slots;
   // written by forces()
-  std::vector<ContactSlot> contacts;
-  std::vector<ContactSlot> walls;
+  EnsembleArray<ContactSlot> contacts;
+  EnsembleArray<ContactSlot> walls;
   // prescribed bodies: the motion of each (n_bodies x body_motion_size: deviations from rest
   // and their rates), written by move_bodies; the wall bodies' contact slots of every disk
   // (n_disks x model.wall_bodies), written by forces()
-  std::vector<double> body_motion;
-  std::vector<ContactSlot> body_walls;
+  EnsembleArray<double> body_motion;
+  EnsembleArray<ContactSlot> body_walls;
   // bit k set when disk–disk slot k of the disk holds a contact (n_disks); written by forces()
   // and rebuild()
-  std::vector<std::uint64_t> slots_used;
+  EnsembleArray<std::uint64_t> slots_used;
   // scratch of the pairwise force pass: bit k set when slot k is in contact (n_disks)
-  std::vector<std::uint64_t> contact_mask;
+  EnsembleArray<std::uint64_t> contact_mask;
 
   std::vector<std::uint32_t> status;        // StatusFlag bits (n_packings)
   std::vector<std::int64_t> rebuild_count;  // neighbor rebuilds so far (n_packings)

@@ -27,10 +27,10 @@ using PackingIndex = std::function<int(int p)>;
 void write_energy_rows(io::TableStream& csv, double t, const md::EnsembleModel& m,
                        const std::vector<md::PackingEnergy>& e, const PackingIndex& index);
 
-// angles.csv's rows at time t: θ of every disk of the first packing of every Γ.
+// angles.csv's rows at time t: θ of every disk of the first packing of every Γ (theta: the
+// ensemble's n_disks angles).
 void write_angle_rows(io::TableStream& csv, double t, const md::EnsembleModel& m,
-                      int packings_per_gamma, const std::vector<double>& theta,
-                      const PackingIndex& index);
+                      int packings_per_gamma, const double* theta, const PackingIndex& index);
 
 // Removes what an earlier run left in out_dir (its checkpoint and summary.json), so that a
 // stale one never sits next to new CSVs. Throws io::FileError.

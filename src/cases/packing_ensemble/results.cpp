@@ -121,8 +121,7 @@ void write_energy_rows(io::TableStream& csv, double t, const md::EnsembleModel& 
 }
 
 void write_angle_rows(io::TableStream& csv, double t, const md::EnsembleModel& m,
-                      int packings_per_gamma, const std::vector<double>& theta,
-                      const PackingIndex& index) {
+                      int packings_per_gamma, const double* theta, const PackingIndex& index) {
   for (int p = 0; p < m.n_packings(); p += packings_per_gamma) {
     for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
       csv.num(t).num(m.packings[p].gamma).integer(index(p));

@@ -45,7 +45,7 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
     write_energy_rows(energy_csv, t, m, e, same);
   };
   observer.on_sample = [&](double t, const std::vector<double>& theta) {
-    write_angle_rows(angles_csv, t, m, c.packings_per_gamma, theta, same);
+    write_angle_rows(angles_csv, t, m, c.packings_per_gamma, theta.data(), same);
   };
   // a line about every 5 % of the simulated time
   double next_report = 0.0;

@@ -118,7 +118,8 @@ md::EnsembleObserver StreamedOutputs::observer() {
   observer.on_sample = [this](double t, const md::EnsembleModel& model,
                               const md::EnsembleState& s) {
     if (angles_)
-      write_angle_rows(*angles_csv_, t, model, run_case_.packings_per_gamma, s.theta, index_);
+      write_angle_rows(*angles_csv_, t, model, run_case_.packings_per_gamma, s.theta.data(),
+                       index_);
     else
       angles_csv_->flush();
   };
