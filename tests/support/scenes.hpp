@@ -44,4 +44,19 @@ inline double lattice_box_width(int columns, double r_max, double gap) {
   return columns * (2.0 * r_max + gap);
 }
 
+// `packings` thesis packings of `disks` disks each (equal thirds of radius 15, 20 and 25 mm in
+// a 0.40 m box, skin 0.2 x the smallest radius, default capacities), as cases/demo_sweep.json
+// builds them: for tests of the state's size and layout, which place no disk.
+inline md::EnsembleModel thesis_sized_model(int packings, int disks = 60) {
+  md::EnsembleModel m;
+  m.dt = 1e-5;
+  m.neighbor.skin = 0.003;
+  md::PackingParams pp{};
+  pp.box_width = 0.40;
+  std::vector<double> radii;
+  for (double r : {0.015, 0.020, 0.025}) radii.insert(radii.end(), disks / 3, r);
+  for (int p = 0; p < packings; ++p) m.add_packing(pp, radii, 3.57);
+  return m;
+}
+
 }  // namespace granular::test

@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "../../support/scenes.hpp"
 #include "granular/md/state.hpp"
 
 namespace granular::md {
@@ -42,14 +43,7 @@ TEST(StaggeredAllocator, LargeArraysStartOnEveryLineOfAPageOnce) {
 // cache sets: from malloc they all started 16 bytes into a page, and 1 024 packings ran 19 %
 // slower per contact than one (docs/performance.md).
 TEST(StaggeredAllocator, TheStatesPerDiskArraysStartOnDifferentLines) {
-  EnsembleModel m;
-  m.dt = 1e-5;
-  m.neighbor.skin = 0.003;
-  PackingParams pp{};
-  pp.box_width = 0.40;
-  std::vector<double> radii;
-  for (int i = 0; i < 60; ++i) radii.push_back(0.015 + 0.005 * (i % 3));
-  for (int p = 0; p < 1024; ++p) m.add_packing(pp, radii, 3.57);
+  const EnsembleModel m = test::thesis_sized_model(1024);
   const std::vector<double> zeros(m.n_disks(), 0.0);
   const EnsembleState s = make_state(m, zeros, zeros, 0.0);
   std::set<std::uintptr_t> lines;

@@ -5,20 +5,15 @@
 
 #include <vector>
 
+#include "../../support/scenes.hpp"
+
 namespace granular::md {
 namespace {
 
 // Issue 3: an ensemble of 10^6 disks must fit in under 1 GB with the default capacities
 // (24 neighbor slots, 10 contact slots per disk): state plus model under 1000 bytes per disk.
 TEST(StateMemory, AMillionDisksFitInAGigabyte) {
-  EnsembleModel m;
-  m.dt = 1e-5;
-  m.neighbor.skin = 0.003;
-  PackingParams pp{};
-  pp.box_width = 0.40;
-  std::vector<double> radii;
-  for (int i = 0; i < 60; ++i) radii.push_back(0.015 + 0.005 * (i % 3));
-  for (int p = 0; p < 200; ++p) m.add_packing(pp, radii, 3.57);
+  const EnsembleModel m = test::thesis_sized_model(200);
   const std::vector<double> zeros(m.n_disks(), 0.0);
   const EnsembleState s = make_state(m, zeros, zeros, 0.0);
   const double model_bytes = 5.0 * sizeof(double) * m.n_disks() +

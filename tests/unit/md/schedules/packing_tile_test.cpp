@@ -268,17 +268,9 @@ TEST(PackingTile, StridedCopiesFillTheSameTile) {
   EXPECT_TRUE(same_bytes(copied.slots_used.data() + first, e.state.slots_used.data() + first, n));
 }
 
-// A thesis packing of n disks (equal thirds of radius 15, 20 and 25 mm in a 0.40 m box, skin
-// 0.2 × smallest radius, default capacities), as cases/demo_sweep.json builds them.
+// The tile of a thesis packing of n disks (test::thesis_sized_model).
 std::size_t thesis_tile_bytes(int n) {
-  EnsembleModel m;
-  m.dt = 1e-5;
-  m.neighbor.skin = 0.003;
-  PackingParams pp{};
-  pp.box_width = 0.40;
-  std::vector<double> radii;
-  for (double r : {0.015, 0.020, 0.025}) radii.insert(radii.end(), n / 3, r);
-  m.add_packing(pp, radii, 3.57);
+  const EnsembleModel m = test::thesis_sized_model(1, n);
   const std::vector<double> zeros(m.n_disks(), 0.0);
   EnsembleState s = make_state(m, zeros, zeros, 0.0);
   return tile_bytes(make_view(m, s), 0);
