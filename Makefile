@@ -62,8 +62,9 @@ bench: deps-bench build
 # The suite again, built by clang with AddressSanitizer and UndefinedBehaviorSanitizer (CPU
 # backend, no MPI; the interrupt test's latency bound is for optimized builds, so it is left
 # out, and so are the hostile campaign, whose address-space cap AddressSanitizer's shadow memory
-# does not fit, and the stated results' measurement-scale runs, which take hours at -O1 under
-# the sanitizers), and the case-loader fuzz target in the same build (docs/testing.md).
+# does not fit, and the stated results' quick-scale runs, which take longer than ctest's 25
+# minutes at -O1 under the sanitizers), and the case-loader fuzz target in the same build
+# (docs/testing.md).
 sanitize-build: deps-sanitize
 	@CC=clang CXX=clang++ cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug \
 		-DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DGRANULAR_CUDA=OFF -DGRANULAR_NATIVE=OFF \
