@@ -458,8 +458,6 @@ class Parser {
     if (!eat(token)) fail("expected '" + token + "'");
   }
 
-  // `a or b` with a true, `a and b` with a false: b is read, not evaluated (it may read a run
-  // that only the other case has)
   // Nesting deeper than any observable needs is refused before it can exhaust the stack.
   struct Deeper {
     explicit Deeper(Parser& p) : parser(p) {
@@ -469,6 +467,8 @@ class Parser {
     Parser& parser;
   };
 
+  // `a or b` with a true, `a and b` with a false: b is read, not evaluated (it may read a run
+  // that only the other case has)
   Value disjunction() {
     const Deeper deeper(*this);
     Value v = conjunction();
