@@ -142,8 +142,10 @@ if wants suite; then
   for pid in "${pids[@]}"; do wait "$pid" || bad=1; done
   cat "$out"/suite-*.log > "$out/suite.log" && rm -f "$out"/suite-*.log
   passed=$(grep -h '^\[  PASSED  \]' "$out/suite.log" | awk '{s += $4} END {print s + 0}')
-  log "suite: $passed tests passed; failed: $(grep -c '^\[  FAILED  \] [A-Za-z]' "$out/suite.log")"
-  grep '^\[  FAILED  \] [A-Za-z]' "$out/suite.log" | sort -u | tee -a "$out/summary.txt"
+  # gtest names a failed test twice (when it ends, with its time, and in the closing list)
+  failed=$(grep '^\[  FAILED  \] [A-Za-z]' "$out/suite.log" | awk '{print $4}' | sort -u)
+  log "suite: $passed tests passed; failed: $(grep -c . <<< "$failed")"
+  [[ -n "$failed" ]] && tee -a "$out/summary.txt" <<< "$failed"
   [[ $bad == 0 ]] || log "suite: some tests failed (see suite.log)"
 fi
 
