@@ -113,7 +113,7 @@ Bed make_bed(const Options& o) {
   for (int p = 0; p < o.packings; ++p) {
     pp.seed = static_cast<std::uint64_t>(p) + 1;
     b.model.add_packing(pp, radii, 3.57);
-    const PackingLayout layout = advancing_front(radii, pp.box_width, pp.seed);
+    const PackingLayout layout = build_bed(radii, pp.box_width, pp.seed);
     x.insert(x.end(), layout.x.begin(), layout.x.end());
     y.insert(y.end(), layout.y.begin(), layout.y.end());
   }

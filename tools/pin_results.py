@@ -10,7 +10,8 @@ same commands and demands the same values: bitwise, or within a pin's "tolerance
     python3 tools/pin_results.py build/granular [MODEL]
 
 With MODEL (pendulum, dimer, prism, billiard, wedge or ed) only that model's runs are pinned
-again; the others, the demo CSVs and their formats stay as they are. Regenerate only when a change of
+again; the others, the demo CSVs and their formats stay as they are. With MODEL demo only the
+demo ensemble's CSVs are. Regenerate only when a change of
 results is intended, and say so in the commit."""
 import json
 import os
@@ -66,6 +67,18 @@ def run(binary, case, sets, out):
         return json.load(f)
 
 
+def pin_demo(binary, tmp):
+    """Runs the shortened demo ensemble and copies its CSVs into the pins; returns its pin."""
+    _, case, sets = DEMO
+    out = os.path.join(tmp, case)
+    run(binary, case, sets, out)
+    demo = {"case": case, "set": sets, "files": ["disks.csv", "angles.csv"]}
+    for f in demo["files"]:
+        shutil.copy(os.path.join(out, f), os.path.join(PINS, "demo_" + f))
+    print("pinned", case, "CSVs")
+    return demo
+
+
 def repin_model(binary, model, commit):
     """Runs `model`'s runs of RUNS and puts their values into pins.json: in place of the pinned
     ones (a tolerance written by hand is kept), or added when the model had none."""
@@ -76,6 +89,8 @@ def repin_model(binary, model, commit):
     pins["runs"] = [r for r in pins["runs"] if r["model"] != model]
     tmp = tempfile.mkdtemp(prefix="granular_pins_")
     try:
+        if model == "demo":
+            pins["demo"] = pin_demo(binary, tmp)
         for m, case, sets, keys in RUNS:
             if m != model:
                 continue
@@ -117,13 +132,7 @@ def main():
             if case in kept:
                 pins["runs"][-1]["tolerance"] = kept[case]
             print("pinned", case)
-        model, case, sets = DEMO
-        out = os.path.join(tmp, case)
-        run(binary, case, sets, out)
-        pins["demo"] = {"case": case, "set": sets, "files": ["disks.csv", "angles.csv"]}
-        for f in pins["demo"]["files"]:
-            shutil.copy(os.path.join(out, f), os.path.join(PINS, "demo_" + f))
-        print("pinned", case, "CSVs")
+        pins["demo"] = pin_demo(binary, tmp)
     finally:
         shutil.rmtree(tmp)
     with open(os.path.join(PINS, "pins.json"), "w") as f:

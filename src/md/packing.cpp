@@ -598,4 +598,43 @@ PackingLayout advancing_front(const std::vector<double>& radii, double box_width
   return layout;
 }
 
+PackingLayout in_cell_order(const std::vector<double>& radii, PackingLayout layout) {
+  const std::size_t n = radii.size();
+  if (layout.x.size() != n || layout.y.size() != n) {
+    throw std::invalid_argument("in_cell_order: " + std::to_string(n) + " radii for a layout of " +
+                                std::to_string(layout.x.size()) + " disks");
+  }
+  if (n == 0) return layout;
+  const double row = 2.0 * *std::max_element(radii.begin(), radii.end());
+  // labels grouped by radius, each group in ascending label order
+  std::vector<std::size_t> labels(n);
+  std::iota(labels.begin(), labels.end(), std::size_t{0});
+  std::stable_sort(labels.begin(), labels.end(),
+                   [&](std::size_t a, std::size_t b) { return radii[a] < radii[b]; });
+  // the same places, each group's sorted in cell order (a total order: the label breaks the
+  // tie of two equal centres, which the front never gives)
+  std::vector<std::size_t> places(labels);
+  const auto cell_before = [&](std::size_t a, std::size_t b) {
+    if (radii[a] != radii[b]) return radii[a] < radii[b];
+    const double row_a = std::floor(layout.y[a] / row), row_b = std::floor(layout.y[b] / row);
+    if (row_a != row_b) return row_a < row_b;
+    if (layout.x[a] != layout.x[b]) return layout.x[a] < layout.x[b];
+    if (layout.y[a] != layout.y[b]) return layout.y[a] < layout.y[b];
+    return a < b;
+  };
+  std::sort(places.begin(), places.end(), cell_before);
+  PackingLayout out;
+  out.x.resize(n);
+  out.y.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    out.x[labels[k]] = layout.x[places[k]];
+    out.y[labels[k]] = layout.y[places[k]];
+  }
+  return out;
+}
+
+PackingLayout build_bed(const std::vector<double>& radii, double box_width, std::uint64_t seed) {
+  return in_cell_order(radii, advancing_front(radii, box_width, seed));
+}
+
 }  // namespace granular::md

@@ -36,4 +36,17 @@ struct PackingLayout {
 PackingLayout advancing_front(const std::vector<double>& radii, double box_width,
                               std::uint64_t seed);
 
+// The same bed numbered in cell order: the centres of disks of equal radius (identical disks:
+// one areal density per packing gives them one mass and inertia) are dealt to their labels,
+// lowest label first, in rows of height 2 r_max from the bottom up, left to right within a row
+// (then by height). The packing is the same set of disks in the same places; only which label
+// sits where changes, so the model's per-disk arrays stay as they are. The front labels disks
+// in the seed's shuffled insertion order, at random in space; in cell order, disks that touch
+// have nearby labels and nearby places in every per-disk array, which keeps a big bed's pair
+// loops in the caches (docs/performance.md).
+PackingLayout in_cell_order(const std::vector<double>& radii, PackingLayout layout);
+
+// The bed every run starts from: advancing_front, then in_cell_order.
+PackingLayout build_bed(const std::vector<double>& radii, double box_width, std::uint64_t seed);
+
 }  // namespace granular::md

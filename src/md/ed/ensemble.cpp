@@ -91,8 +91,7 @@ EdResult run_ensemble_ed(const EnsembleCase& c, const EdOptions& options, int th
   std::vector<std::unique_ptr<EdPacking>> packings;
   for (int p = 0; p < n; ++p) {
     const std::vector<double> radii = radii_of(m, p);
-    const PackingLayout layout =
-        advancing_front(radii, m.packings[p].box_width, m.packings[p].seed);
+    const PackingLayout layout = build_bed(radii, m.packings[p].box_width, m.packings[p].seed);
     packings.push_back(std::make_unique<EdPacking>(
         m.packings[p], radii,
         std::vector<double>(m.mass.begin() + m.offset[p], m.mass.begin() + m.offset[p + 1]),

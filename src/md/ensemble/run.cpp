@@ -142,15 +142,14 @@ class SliceTimer {
 
 }  // namespace
 
-// Initial positions of every packing by the advancing front, concatenated (n_disks each).
+// Initial positions of every packing (build_bed), concatenated (n_disks each).
 void build_layouts(const EnsembleModel& m, std::vector<double>& x, std::vector<double>& y) {
   x.clear();
   y.clear();
   for (int p = 0; p < m.n_packings(); ++p) {
     const std::vector<double> radii(m.radius.begin() + m.offset[p],
                                     m.radius.begin() + m.offset[p + 1]);
-    const PackingLayout layout =
-        advancing_front(radii, m.packings[p].box_width, m.packings[p].seed);
+    const PackingLayout layout = build_bed(radii, m.packings[p].box_width, m.packings[p].seed);
     x.insert(x.end(), layout.x.begin(), layout.x.end());
     y.insert(y.end(), layout.y.begin(), layout.y.end());
   }

@@ -158,7 +158,8 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
 
 // The pieces of a run, for protocols of their own (the Python module's granular.Ensemble,
 // docs/python.md): run_ensemble is made of them.
-// The initial positions of every packing by the advancing front, concatenated (n_disks each).
+// The initial positions of every packing (build_bed: the advancing front in cell order),
+// concatenated (n_disks each).
 void build_layouts(const EnsembleModel& m, std::vector<double>& x, std::vector<double>& y);
 // Every packing built, at rest at t0 = −settle_time, its accelerations primed on `backend`:
 // the state a fresh run starts from. Throws std::invalid_argument as run_ensemble does.
