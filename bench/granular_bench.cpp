@@ -26,6 +26,7 @@
 
 #include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
+#include "granular/io/provenance.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/model.hpp"
 #include "granular/md/packing.hpp"
@@ -234,8 +235,8 @@ int main(int argc, char** argv) {
         {"healthy_packings", healthy},
         {"compiler", GRANULAR_BENCH_COMPILER},
         {"flags", GRANULAR_BENCH_FLAGS},
-        {"git_commit",
-         command_output("git -C " GRANULAR_SOURCE_DIR " rev-parse --short HEAD 2>/dev/null")},
+        // the commit built, not the checkout's: a binary built here may run on another machine
+        {"git_commit", io::build_info().commit},
         {"host", host},
         {"cpu",
          command_output("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'")}};

@@ -68,7 +68,8 @@ if [[ $prebuilt == 1 ]]; then
   if [[ "$src" != "$PWD" && ! -e "$src" ]]; then
     mkdir -p "$(dirname "$src")" && ln -s "$PWD" "$src" || fail "cannot link $src to $PWD"
   fi
-  log "prebuilt binaries (sources at $src)"
+  # the commit the binaries were built from (the checkout here may be another)
+  log "prebuilt binaries (sources at $src): $("$build/granular" --version 2>&1)"
 elif wants build; then
   deps=()
   if [[ -d .gpu-deps ]]; then
