@@ -11,8 +11,8 @@ same commands and demands the same values: bitwise, or within a pin's "tolerance
 
 With MODEL (pendulum, dimer, prism, billiard, wedge or ed) only that model's runs are pinned
 again; the others, the demo CSVs and their formats stay as they are. With MODEL demo only the
-demo ensemble's CSVs are. Regenerate only when a change of
-results is intended, and say so in the commit."""
+demo ensemble's CSVs are. Regenerate only when a change of results is intended, and say so in
+the commit."""
 import json
 import os
 import shutil
