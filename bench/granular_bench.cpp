@@ -28,8 +28,8 @@
 #include "granular/contact_law.hpp"
 #include "granular/io/provenance.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/ensemble/run.hpp"
 #include "granular/md/model.hpp"
-#include "granular/md/packing.hpp"
 #include "granular/md/state.hpp"
 
 #ifdef _OPENMP
@@ -110,14 +110,13 @@ Bed make_bed(const Options& o) {
   pp.gamma = o.gamma;
   pp.disk_disk = {1e4, 7.7e3, 0.1, 0.1};
   pp.disk_wall = pp.disk_disk;
-  std::vector<double> x, y;
   for (int p = 0; p < o.packings; ++p) {
     pp.seed = static_cast<std::uint64_t>(p) + 1;
     b.model.add_packing(pp, radii, 3.57);
-    const PackingLayout layout = build_bed(radii, pp.box_width, pp.seed);
-    x.insert(x.end(), layout.x.begin(), layout.x.end());
-    y.insert(y.end(), layout.y.begin(), layout.y.end());
   }
+  // the beds every run starts from
+  std::vector<double> x, y;
+  build_layouts(b.model, x, y);
   const double m_light = b.model.mass[0];
   b.model.dt = linear_dashpot_restitution(1e4, 0.1, m_light / 2.0).t_c / 50.0;
   b.model.integrator = o.integrator == "gear5" ? Integrator::gear5 : Integrator::velocity_verlet;
