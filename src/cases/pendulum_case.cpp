@@ -19,6 +19,10 @@ using namespace pendulum;  // the model's physics
 
 namespace {
 
+// rows of the impact table on the terminal: the first ones and the last kTableTail
+constexpr std::size_t kTableRows = 50;
+constexpr std::size_t kTableTail = 10;
+
 const io::TableSpec& series_table() {
   static const io::TableSpec t{
       "pendulum.csv",
@@ -114,10 +118,19 @@ class PendulumCase : public Case {
              << name_of(run_status_names, r.status)
              << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
              << "    #        t [s]  case           F [N s]        T [N s]   E after [J]\n";
-    for (std::size_t i = 0; i < r.impacts.size(); ++i) {
+    // the first and the last impacts only, where there are many (a chattering run can have a
+    // million): summary.json lists them all
+    const std::size_t n = r.impacts.size();
+    const std::size_t head = n > kTableRows ? kTableRows - kTableTail : n;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == head && head < n - kTableTail) {
+        progress << "  ... " << n - head - kTableTail
+                 << " more impact(s) (summary.json lists all)\n";
+        i = n - kTableTail;
+      }
       const PendulumImpact& im = r.impacts[i];
-      char line[160];
-      std::snprintf(line, sizeof line, "  %3zu %12.8f  %-11s %14.8g %14.8g %13.8f%s\n", i + 1, im.t,
+      char line[512];  // room for any double in %f: t is bounded only by t_end
+      std::snprintf(line, sizeof line, "  %3zu %12.8f  %-11s %14.8g %14.8g %13.8g%s\n", i + 1, im.t,
                     impulse::routh_case_name(im.routh.routh_case), im.routh.p_n, im.routh.p_t,
                     im.energy_after, im.plastic ? "  (plastic)" : "");
       progress << line;

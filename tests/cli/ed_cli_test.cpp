@@ -84,6 +84,9 @@ TEST_F(EdCli, BadMethodsAndOptionsAreOneLineErrorsWithNothingWritten) {
       {" --set /ed/tangential=sliding", "/ed/tangential: unknown tangential law \"sliding\""},
       {" --set /ed/max_event_rate=0", "/ed/max_event_rate: must be > 0"},
       {" --set /ed/dt=1e-6", "/ed/dt: unknown key"},
+      // O(N) per event: a packing of 10 001 disks would run for days
+      {" --set /packing/species/0/count=9961",
+       "/packing/species: the packing holds 10001 disks; the event-driven method predicts"},
       {" --resume", "--resume: the event-driven method (\"method\": \"ed\") writes no checkpoint"},
       {" --checkpoint-interval 60", "--checkpoint-interval: the event-driven method"},
       {" --backend cuda",

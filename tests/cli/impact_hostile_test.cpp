@@ -5,6 +5,7 @@
 // in every build; work beyond the limits is refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -111,6 +112,27 @@ TEST_F(ImpactHostile, PendulumWithZeroRestitutionNeverMissesTheFloor) {
       fs::remove_all(dir_ / "q");
     }
   }
+}
+
+// Campaign of 2026-11-27 (seed 20261127): with W not positive definite in double precision
+// Routh's process fails, the failed impact changed nothing and was found again at once, a
+// million times until the event budget ran out, each a row of a 160 MB table on the terminal.
+TEST_F(ImpactHostile, PendulumWhoseImpactLawFailsStopsThere) {
+  const Result r = granular("run", "pendulum_mu015",
+                            "--out f --set /pendulum/I2=1.64e193 --set /initial/omega2=-5e55 "
+                            "--set /run/sample_interval=100 --set /run/t_end=0.3");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json s = summary("f");
+  EXPECT_EQ(s["status"], "model_stop");
+  EXPECT_EQ(s["reason"], "impact_failed");
+  // the impacts before the failed one, each with an impulse; the failed one is not applied
+  const std::size_t impacts = s["impacts"].size();
+  EXPECT_GT(impacts, 0u);
+  EXPECT_LT(impacts, 1000u);
+  for (const auto& impact : s["impacts"]) EXPECT_NE(impact["routh_case"], "failed");
+  // the table on the terminal (stderr, with the progress): the first and the last impacts
+  EXPECT_NE(r.err.find("more impact(s) (summary.json lists all)"), std::string::npos) << r.err;
+  EXPECT_LT(std::count(r.err.begin(), r.err.end(), '\n'), 70) << r.err;
 }
 
 // Class 10: a missing pendulum "initial" key aborted in Eigen's comma initializer (Debug).

@@ -38,6 +38,10 @@ constexpr long long kMaxDisks = 100000000;
 constexpr double kMaxCells = 1e8;
 // Finest time steps: a collision resolved by more steps than these runs for ever.
 constexpr double kMaxEnsembleStepsPerCollision = 1e6;
+// Most disks of an event-driven packing: it predicts each collision against every disk (O(N)
+// per event, O(N^2) before the first), so its cost per simulated second grows as N^2; 6 000
+// disks took 3 minutes for 0.05 s (docs/ed.md), 10 000 would take hours for one second.
+constexpr long long kMaxEdDisksPerPacking = 10000;
 
 // This machine's physical memory [bytes]; 0 when unknown.
 double physical_memory_bytes() {
@@ -370,6 +374,16 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
   const double box_width = packing.number("box_width", Bound::positive);
   c.areal_density = packing.number("areal_density", Bound::positive);
   const std::vector<Species> species = read_species(packing);
+  if (event_driven) {
+    long long disks = 0;
+    for (const Species& s : species) disks += s.count;
+    if (disks > kMaxEdDisksPerPacking)
+      packing.fail("species", "the packing holds " + std::to_string(disks) +
+                                  " disks; the event-driven method predicts every collision "
+                                  "against all disks and takes at most " +
+                                  std::to_string(kMaxEdDisksPerPacking) +
+                                  " per packing (docs/ed.md): use \"method\": \"md\"");
+  }
   double r_min = species.front().radius, r_max = r_min;
   for (const Species& s : species) {
     r_min = std::min(r_min, s.radius);

@@ -214,6 +214,16 @@ class PendulumModel : public HybridModel<PendulumEvent> {
     // sink into the floor at once)
     const bool plastic = zeno || p_.k == 0.0;
     PendulumImpact im = pendulum_impact(p_, t, y, zeno ? 0.0 : p_.k, p_.mu);
+    if (im.routh.routh_case == impulse::RouthCase::failed) {
+      // W is not positive definite in double precision (inertias beyond its range): the impact
+      // has no end, and left as it is the same impact would be found again at once, a million
+      // times, until the event budget ran out
+      stop_ = Stop{RunStatus::model_stop, "impact_failed",
+                   "Routh's impact process found no end to the impact at t_final: the "
+                   "contact's inverse inertia W is not positive definite in double precision "
+                   "(masses, inertias or lengths beyond its range)"};
+      return;
+    }
     im.plastic = plastic;
     y[2] = im.omega_after[0];
     y[3] = im.omega_after[1];
