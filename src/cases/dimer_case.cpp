@@ -540,6 +540,16 @@ std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string
     sweep.allow_only({"aspect_ratios", "frequencies"});
     sweep_ar = number_list(sweep, "aspect_ratios", 2.0);
     sweep_f = number_list(sweep, "frequencies", 0.0);
+    // every point starts clear of its plate, as a single run must: at Γ fixed a low frequency
+    // has a large amplitude (2.5e-107 Hz put the plate 1e196 m above h0, and the run hung)
+    for (std::size_t k = 0; k < sweep_f.size(); ++k) {
+      const double y_p = drive_amplitude(gamma, p.g, 2.0 * pi * sweep_f[k]) * std::cos(p.phase);
+      if (!(h0 > y_p))
+        throw io::CaseError(
+            sweep.file(), sweep.pointer_of("frequencies") + "/" + std::to_string(k),
+            format_number(sweep_f[k]) + " Hz puts the plate at y_p(0) = " + format_number(y_p) +
+                " m, above /initial/h0 = " + format_number(h0) + " m (start clear of the plate)");
+    }
   }
   // a sweep's runs keep the steps of one run (the step scales with the period)
   const double runs =

@@ -287,6 +287,15 @@ std::unique_ptr<Case> load_pendulum(const JsonObject& root, std::vector<std::str
     initial.fail("", "the disk starts at or below the floor: gap f = " + format_number(f0) +
                          " m, must be > 0 (eq. 7)");
 
+  // the bodies' scales must fit a double: with lc = 1e180 the mass matrix overflowed, nothing
+  // moved, and the run reported "completed" with an energy of null
+  const Eigen::Matrix2d a0 = pendulum_mass_matrix(p, y0[0], y0[1]);
+  if (!a0.allFinite() || !std::isfinite(pendulum_energy(p, y0)))
+    body.fail("",
+              "the mass matrix or the energy at the start is not a finite double: masses, "
+              "lengths or inertias beyond its range (E(0) = " +
+                  format_number(pendulum_energy(p, y0)) + " J)");
+
   // the shared groups (impact_schema.hpp): the paper's fixed-step RK4 by default (its step
   // is not stated; 1e-4 s is our choice)
   DriverSchema d;

@@ -60,6 +60,27 @@ TEST_F(Estimate, ValidatePrintsTheWorkAndAFiniteWallTime) {
   EXPECT_NE(other.out.find("estimate: none for this model"), std::string::npos) << other.out;
 }
 
+// A packing of more than 10^5 disks is calibrated on 10^5 of them, drawn evenly: building all
+// 2·10^7 disks of a hostile case took validate two minutes (campaign of 2026-11-27).
+TEST_F(Estimate, AHugePackingIsCalibratedOnAHundredThousandOfItsDisks) {
+  const granular::test::CliResult r = granular(
+      "validate " + demo +
+      " --threads 1 --set '/drive/gamma=[2]' --set /ensemble/packings_per_gamma=1"
+      " --set /packing/species/0/count=50000 --set /packing/species/1/count=50000"
+      " --set /packing/species/2/count=50000 --set /packing/box_width=20"
+      " --set /run/settle_time=0.01 --set /run/transient_time=0 --set /run/measure_time=0.02");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("work: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("calibration: 1 packing(s) of 100000 disks, drawn evenly from their "
+                       "150000 (the same box, shallower) built in "),
+            std::string::npos)
+      << r.out;
+  // the demo's own packings (60 disks) are calibrated whole
+  const granular::test::CliResult small = granular("validate " + demo + " --threads 1");
+  ASSERT_EQ(small.code, 0) << small.err;
+  EXPECT_EQ(small.out.find("drawn evenly"), std::string::npos) << small.out;
+}
+
 TEST_F(Estimate, ProgressLinesShowElapsedTimeAndTimeLeft) {
   const granular::test::CliResult r =
       granular("run " + demo +

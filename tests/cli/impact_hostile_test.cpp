@@ -135,6 +135,27 @@ TEST_F(ImpactHostile, PendulumWhoseImpactLawFailsStopsThere) {
   EXPECT_LT(std::count(r.err.begin(), r.err.end(), '\n'), 70) << r.err;
 }
 
+// Campaign of 2026-11-27 (seed 31337): parameters whose scales leave a double were accepted. A
+// pendulum with lc = 3.6e180 overflowed its mass matrix, did not move, and "completed" with an
+// energy of null; a dimer sweep at 2.5e-107 Hz put the plate 1e196 m above the dimer at the
+// start, which a single run refuses, and ran for ever.
+TEST_F(ImpactHostile, ScalesBeyondADoubleAreRefused) {
+  const Result pendulum =
+      granular("validate", "pendulum_mu0", "--set /pendulum/lc=3.627e180 --set /pendulum/m2=1e15");
+  EXPECT_EQ(pendulum.code, 2);
+  EXPECT_NE(pendulum.err.find(": /pendulum: the mass matrix or the energy at the start is not a "
+                              "finite double"),
+            std::string::npos)
+      << pendulum.err;
+  const Result sweep =
+      granular("validate", "dimer_fig11_sweep", "--set '/sweep/frequencies=[50, 2.5e-107]'");
+  EXPECT_EQ(sweep.code, 2);
+  EXPECT_NE(sweep.err.find(": /sweep/frequencies/1: 2.5e-107 Hz puts the plate at y_p(0) = "),
+            std::string::npos)
+      << sweep.err;
+  EXPECT_EQ(granular("validate", "dimer_fig11_sweep", "").code, 0);
+}
+
 // Class 10: a missing pendulum "initial" key aborted in Eigen's comma initializer (Debug).
 TEST_F(ImpactHostile, MissingPendulumKeyIsACaseError) {
   const Result r = granular("validate", "pendulum_mu0", "--set /initial/omega2=null");
