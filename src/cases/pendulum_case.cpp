@@ -289,12 +289,12 @@ std::unique_ptr<Case> load_pendulum(const JsonObject& root, std::vector<std::str
 
   // the bodies' scales must fit a double: with lc = 1e180 the mass matrix overflowed, nothing
   // moved, and the run reported "completed" with an energy of null
-  const Eigen::Matrix2d a0 = pendulum_mass_matrix(p, y0[0], y0[1]);
-  if (!a0.allFinite() || !std::isfinite(pendulum_energy(p, y0)))
+  const double e0 = pendulum_energy(p, y0);
+  if (!pendulum_mass_matrix(p, y0[0], y0[1]).allFinite() || !std::isfinite(e0))
     body.fail("",
               "the mass matrix or the energy at the start is not a finite double: masses, "
               "lengths or inertias beyond its range (E(0) = " +
-                  format_number(pendulum_energy(p, y0)) + " J)");
+                  format_number(e0) + " J)");
 
   // the shared groups (impact_schema.hpp): the paper's fixed-step RK4 by default (its step
   // is not stated; 1e-4 s is our choice)

@@ -49,9 +49,9 @@ DurationText duration_text(double s) {
 
 // The most disks of a calibration packing. A bigger packing is calibrated on this many of its
 // disks, every (N/this)-th in label order so that every species keeps its share, in the same
-// box: the bed is as wide and as dense, only shallower. Building 2·10⁷ disks took validate
-// two minutes; the rate per particle-step of a bed this deep is within the spread of the
-// slices (docs/outputs.md, "Estimates").
+// box: the bed is as wide and as dense, only shallower (building all 2·10⁷ disks of a packing
+// took validate two minutes). The estimate then assumes the bigger bed's rate per
+// particle-step (docs/outputs.md, "Estimates").
 constexpr int kMaxCalibrationDisks = 100000;
 
 // Packing p's radii, or kMaxCalibrationDisks of them evenly drawn.
@@ -157,13 +157,11 @@ void PackingEnsemble::estimate(const RunContext& ctx, Description& d) const {
   const int n = ctx.backend == "cuda" ? m.n_packings() : std::min(m.n_packings(), 8 * threads);
   auto backend = ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
   const md::EnsembleCase calibration = calibration_case(c_, n);
-  const int calibration_case_disks = calibration.model.n_disks();
   const Calibration cal = calibrate(calibration, *backend);
 
   // building scales with the disks, stepping with the particle-steps; the band is the spread
   // of the slices' rates (a machine's other work shows in it)
-  const double calibrated_disks = static_cast<double>(calibration_case_disks);
-  const double build = cal.build_s * m.n_disks() / calibrated_disks;
+  const double build = cal.build_s * m.n_disks() / static_cast<double>(calibration.model.n_disks());
   const auto wall = [&](double rate) { return build + (rate > 0.0 ? work / rate : 0.0); };
   const auto [slowest, fastest] =
       cal.slice_rates.empty()
@@ -184,7 +182,7 @@ void PackingEnsemble::estimate(const RunContext& ctx, Description& d) const {
       << ", " << duration("wall_time_low", wall(fastest)) << " to "
       << duration("wall_time_high", wall(slowest)) << "\n";
   out << "calibration: " << d.count("calibration_packings", n) << " packing(s)";
-  if (calibration_case_disks < n * m.packing_size(0))
+  if (m.packing_size(0) > kMaxCalibrationDisks)
     out << " of " << d.count("calibration_disks_per_packing", kMaxCalibrationDisks)
         << " disks, drawn evenly from their " << d.count("disks_per_packing", m.packing_size(0))
         << " (the same box, shallower)";
