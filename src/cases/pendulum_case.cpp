@@ -118,22 +118,23 @@ class PendulumCase : public Case {
              << name_of(run_status_names, r.status)
              << (r.reason.empty() ? "" : " (" + r.reason + ")") << "\n"
              << "    #        t [s]  case           F [N s]        T [N s]   E after [J]\n";
-    // the first and the last impacts only, where there are many (a chattering run can have a
-    // million): summary.json lists them all
-    const std::size_t n = r.impacts.size();
-    const std::size_t head = n > kTableRows ? kTableRows - kTableTail : n;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i == head && head < n - kTableTail) {
-        progress << "  ... " << n - head - kTableTail
-                 << " more impact(s) (summary.json lists all)\n";
-        i = n - kTableTail;
-      }
+    const auto row = [&](std::size_t i) {
       const PendulumImpact& im = r.impacts[i];
       char line[512];  // room for any double in %f: t is bounded only by t_end
       std::snprintf(line, sizeof line, "  %3zu %12.8f  %-11s %14.8g %14.8g %13.8g%s\n", i + 1, im.t,
                     impulse::routh_case_name(im.routh.routh_case), im.routh.p_n, im.routh.p_t,
                     im.energy_after, im.plastic ? "  (plastic)" : "");
       progress << line;
+    };
+    // the first and the last impacts only, where there are many (a chattering run can have a
+    // million): summary.json lists them all
+    const std::size_t n = r.impacts.size();
+    if (n <= kTableRows) {
+      for (std::size_t i = 0; i < n; ++i) row(i);
+    } else {
+      for (std::size_t i = 0; i < kTableRows - kTableTail; ++i) row(i);
+      progress << "  ... " << n - kTableRows << " more impact(s) (summary.json lists all)\n";
+      for (std::size_t i = n - kTableTail; i < n; ++i) row(i);
     }
     if (r.zeno)
       progress << "zeno: impacts accumulate at t = " << io::format_value("%.8g", r.zeno->t)
