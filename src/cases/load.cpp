@@ -195,7 +195,7 @@ LoadedCase load_case_json(nlohmann::json doc, const std::string& file,
 }
 
 LoadedCase load_case(const std::string& path, const std::vector<std::string>& overrides) {
-  return load_case_json(io::read_json_file(path), path, overrides);
+  return load_case_json(io::read_json_file(path, io::max_document_bytes), path, overrides);
 }
 
 }  // namespace granular::cases

@@ -2,7 +2,6 @@
 #include "granular/cases/output_folder.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 #include "granular/cases/packing_ensemble.hpp"
@@ -30,13 +29,20 @@ bool numbered(const std::string& name, const std::string& prefix) {
          name.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
 }
 
+// The summary at `path`, or null when it cannot be read as one (a FIFO is refused, never read).
+nlohmann::json summary_or_null(const fs::path& path) {
+  try {
+    return io::read_json_file(path.string());
+  } catch (const CaseError&) {
+    return nullptr;
+  }
+}
+
 // What a folder holding a summary.json holds: this case's (and shard's) finished run, or
 // another's.
 bool same_run(const fs::path& summary_path, const nlohmann::json& case_echo,
               const std::optional<PackingRange>& shard) {
-  if (!io::not_a_regular_file(summary_path).empty()) return false;  // a FIFO is never read
-  std::ifstream in(summary_path);
-  const nlohmann::json s = nlohmann::json::parse(in, nullptr, false);
+  const nlohmann::json s = summary_or_null(summary_path);
   if (!s.is_object() || !s.contains("case")) return false;
   return s["case"] == case_echo && s.value("shard", nlohmann::json()) == shard_key(shard);
 }
@@ -58,9 +64,7 @@ std::optional<PackingRange> held_shard(const fs::path& dir, const nlohmann::json
     if (0 <= first && first < last) held = PackingRange{first, last};
   };
   if (fs::exists(dir / "summary.json", ec)) {
-    if (!io::not_a_regular_file(dir / "summary.json").empty()) return held;
-    std::ifstream in(dir / "summary.json");
-    const nlohmann::json s = nlohmann::json::parse(in, nullptr, false);
+    const nlohmann::json s = summary_or_null(dir / "summary.json");
     if (!s.is_object() || s.value("case", nlohmann::json()) != case_echo) return held;
     const nlohmann::json shard = s.value("shard", nlohmann::json());
     if (shard.is_object() && shard.contains("packings") && shard["packings"].is_array() &&
@@ -92,8 +96,7 @@ bool is_run_output(const std::string& name) {
   const std::string tmp = ".tmp";
   if (name.size() > tmp.size() && name.compare(name.size() - tmp.size(), tmp.size(), tmp) == 0)
     return is_run_output(name.substr(0, name.size() - tmp.size()));
-  if (name == "summary.json" || name == "checkpoint.bin" || name == "scan.csv" ||
-      name == "run.log")
+  if (name == "summary.json" || name == "checkpoint.bin" || name == "scan.csv" || name == "run.log")
     return true;
   // the snapshots folder and its files (docs/outputs.md, "Snapshots")
   if (name == "snapshots") return true;
@@ -180,8 +183,9 @@ std::vector<std::string> clear_output_folder(const fs::path& dir) {
     const std::string name = e.path().filename().string();
     if (!is_run_output(name)) {
       kept.push_back(name);
-    } else if (e.is_directory(ec)) {
-      // a scan's point: its run outputs go, and the folder with them unless something stays
+    } else if (e.is_directory(ec) && !e.is_symlink(ec)) {
+      // a scan's point (a link is removed as a link: what it leads to is not this folder's): its
+      // run outputs go, and the folder with them unless something stays
       for (const std::string& k : clear_output_folder(e.path())) kept.push_back(name + "/" + k);
       fs::remove(e.path(), ec);
     } else if (!fs::remove(e.path(), ec) || ec) {

@@ -277,14 +277,8 @@ int validate(const Options& o) {
 
 int merge(const Options& o) {
   const fs::path out(o.out);
-  std::vector<fs::path> shards;
+  const std::vector<fs::path> shards(o.shards.begin(), o.shards.end());
   std::error_code ec;
-  for (const std::string& s : o.shards) {
-    if (fs::exists(out, ec) && fs::exists(s, ec) && fs::equivalent(out, s, ec))
-      throw CaseError("", "--out " + granular::io::excerpt(o.out),
-                      "is the shard folder " + granular::io::quoted(s) + ": merge into another");
-    shards.emplace_back(s);
-  }
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw CaseError("", "--out " + granular::io::excerpt(out.string()),
                     "exists and is not a directory");

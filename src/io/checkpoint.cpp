@@ -11,7 +11,9 @@
 #include "granular/io/checksum.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/file_record.hpp"
+#include "granular/io/input_file.hpp"
 #include "granular/io/json_reader.hpp"
+#include "granular/md/reach.hpp"
 
 namespace granular::io {
 namespace {
@@ -71,16 +73,13 @@ class Writer {
 // Reads plain values and arrays back; every shortfall is an error naming the file.
 class Reader {
  public:
-  explicit Reader(const std::filesystem::path& path) : path_(path) {
-    // a FIFO or a link to a device would be waited on or read for ever
+  Reader(const std::filesystem::path& path, std::uint64_t max_bytes) : path_(path) {
+    // a regular file, read whole (a FIFO or a link to a device is refused, never waited on)
     const std::string irregular = io::not_a_regular_file(path);
     if (irregular == "missing") fail("no checkpoint (cannot open: No such file or directory)");
     if (irregular == "not a regular file: a folder") fail("is a folder, not a checkpoint");
     if (!irregular.empty()) fail(irregular + ", not a checkpoint");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(std::string("no checkpoint (cannot open: ") + std::strerror(errno) + ")");
-    bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (in.bad()) fail(std::string("cannot read: ") + std::strerror(errno));
+    bytes_ = io::read_input_file(path, max_bytes);
   }
 
   // Compares the trailing checksum with the bytes before it, which are then all that is read.
@@ -97,8 +96,9 @@ class Reader {
     bytes_.resize(body);
   }
 
+  // A checkpoint that cannot be resumed is bad input: one line naming the file (exit 2).
   [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error(path_.string() + ": " + what);
+    throw io::CaseError(path_.string(), "", what);
   }
 
   const char* take(std::size_t n) {
@@ -233,21 +233,30 @@ void write_checkpoint(const std::filesystem::path& path, const CheckpointHeader&
 }
 
 CheckpointHeader read_checkpoint_header(const std::filesystem::path& path) {
-  Reader in(path);
+  // no model to size it by: the state of 10⁷ disks at a few kB each
+  Reader in(path, std::uint64_t{1} << 36);
   return read_header(in);
 }
 
 EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const EnsembleModel& m,
                                    const std::string& fingerprint) {
-  Reader in(path);
-  EnsembleCheckpoint c;
-  c.header = read_header(in);
-  if (c.header.fingerprint != fingerprint) in.fail("made by a different case");
-  // arrays sized as the model needs them, then filled from the file
+  // arrays sized as the model needs them, then filled from the file, which holds them and a
+  // header (the case echo, at most a case file's size, and the streams' names)
   const std::vector<double> zeros(m.n_disks(), 0.0);
+  EnsembleCheckpoint c;
   md::EnsembleState& state = c.point.state;
   std::vector<RotationStats>& rotation = c.point.rotation;
   state = md::make_state(m, zeros, zeros, 0.0);
+  std::uint64_t state_bytes = 0;
+  md::for_each_state_array(state, state, [&](const auto& v, const auto&, const char*) {
+    state_bytes += sizeof(std::uint64_t) + v.size() * sizeof(v[0]);
+  });
+  const std::uint64_t header_bytes = 2 * max_document_bytes + (std::uint64_t{1} << 20);
+  Reader in(path, header_bytes + state_bytes +
+                      static_cast<std::uint64_t>(m.n_disks()) * sizeof(RotationStats) +
+                      (static_cast<std::uint64_t>(m.n_packings()) + 64) * sizeof(double));
+  c.header = read_header(in);
+  if (c.header.fingerprint != fingerprint) in.fail("made by a different case");
   state.step = in.value<std::int64_t>();
   state.t0 = in.value<double>();
   md::for_each_state_array(state, state,
@@ -295,6 +304,10 @@ EnsembleCheckpoint read_checkpoint(const std::filesystem::path& path, const Ense
         in.fail("damaged checkpoint (rotation[" + std::to_string(i) +
                 "] of a healthy packing holds a non-finite number)");
   }
+  // and finite numbers beyond what the case's drive and gravity can give (md/reach.hpp)
+  for (const std::string& beyond :
+       {md::state_beyond_reach(m, state), md::rotation_beyond_reach(m, state, rotation)})
+    if (!beyond.empty()) in.fail("damaged checkpoint (" + beyond + ")");
   c.point.position = c.header.position;
   return c;
 }

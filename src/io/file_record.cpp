@@ -14,26 +14,6 @@ namespace granular::io {
 
 namespace fs = std::filesystem;
 
-std::string not_a_regular_file(const fs::path& path) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);  // links followed
-  if (ec || !fs::exists(st)) return "missing";
-  if (fs::is_regular_file(st)) return "";
-  switch (st.type()) {
-    case fs::file_type::directory:
-      return "not a regular file: a folder";
-    case fs::file_type::fifo:
-      return "not a regular file: a FIFO";
-    case fs::file_type::character:
-    case fs::file_type::block:
-      return "not a regular file: a device";
-    case fs::file_type::socket:
-      return "not a regular file: a socket";
-    default:
-      return "not a regular file";
-  }
-}
-
 std::optional<std::uint64_t> file_checksum(const fs::path& path,
                                            std::optional<std::uint64_t> bytes) {
   if (!not_a_regular_file(path).empty()) return std::nullopt;

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <type_traits>
 
+#include "granular/io/input_file.hpp"
+
 namespace granular::io {
 
 namespace {
@@ -70,18 +72,19 @@ std::string parse_reason(const std::string& what) {
 // which its exceptions carry for syntax errors but not for numbers out of range. Stops at the
 // first object or array nested deeper than max_depth (nlohmann's parser itself does not recurse,
 // but what walks the document afterwards does).
-class LocatingParser : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
-  using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+template <class Json>
+class LocatingParser : public nlohmann::detail::json_sax_dom_parser<Json> {
+  using Base = nlohmann::detail::json_sax_dom_parser<Json>;
 
  public:
-  LocatingParser(nlohmann::json& root, int max_depth) : Base(root, false), max_depth_(max_depth) {}
+  LocatingParser(Json& root, int max_depth) : Base(root, false), max_depth_(max_depth) {}
 
   template <class Exception>
   bool parse_error(std::size_t position, const std::string&, const Exception& ex) {
     failed = true;
     offset = position > 0 ? position - 1 : 0;  // position counts the offending byte
     reason = parse_reason(ex.what());
-    out_of_range = std::is_same_v<Exception, nlohmann::json::out_of_range>;
+    out_of_range = std::is_same_v<Exception, typename Json::out_of_range>;
     return false;
   }
 
@@ -173,19 +176,22 @@ CaseError::CaseError(const std::string& file, const std::string& pointer, const 
       pointer_(pointer),
       detail_(detail) {}
 
-nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CaseError(path, "", std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw CaseError(path, "", std::string("cannot read: ") + std::strerror(errno));
-  return parse_json_text(text.str(), path);
+nlohmann::json read_json_file(const std::string& path, std::uint64_t max_bytes) {
+  return parse_json_text(read_input_file(path, max_bytes), path);
 }
 
-JsonParse parse_json(const std::string& text, int max_depth) {
-  JsonParse out;
-  LocatingParser parser(out.doc, max_depth);
-  nlohmann::json::sax_parse(text, &parser);
+nlohmann::ordered_json read_ordered_json_file(const std::string& path, std::uint64_t max_bytes) {
+  return parse_ordered_json_text(read_input_file(path, max_bytes), path);
+}
+
+namespace {
+
+// parse_json for either kind of document
+template <class Json>
+BasicJsonParse<Json> parse_as(const std::string& text, int max_depth) {
+  BasicJsonParse<Json> out;
+  LocatingParser<Json> parser(out.doc, max_depth);
+  Json::sax_parse(text, &parser);
   out.ok = !parser.failed;
   if (out.ok) return out;
   out.too_deep = parser.too_deep;
@@ -199,13 +205,28 @@ JsonParse parse_json(const std::string& text, int max_depth) {
   return out;
 }
 
-nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
-  JsonParse p = parse_json(text);
+template <class Json>
+Json parse_text_as(const std::string& text, const std::string& file) {
+  BasicJsonParse<Json> p = parse_as<Json>(text, max_json_depth);
   if (!p.ok)
     throw CaseError(file, "",
                     "invalid JSON at line " + std::to_string(p.line) + ", column " +
                         std::to_string(p.column) + ": " + p.reason);
   return std::move(p.doc);
+}
+
+}  // namespace
+
+JsonParse parse_json(const std::string& text, int max_depth) {
+  return parse_as<nlohmann::json>(text, max_depth);
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
+  return parse_text_as<nlohmann::json>(text, file);
+}
+
+nlohmann::ordered_json parse_ordered_json_text(const std::string& text, const std::string& file) {
+  return parse_text_as<nlohmann::ordered_json>(text, file);
 }
 
 bool is_valid_utf8(const std::string& text) {

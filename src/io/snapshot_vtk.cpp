@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "granular/io/json_reader.hpp"
 #include "granular/io/snapshot.hpp"
 #include "granular/io/table.hpp"
 
@@ -63,8 +64,7 @@ std::string collection_head() {
 
 std::string read_all(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw std::runtime_error(path.string() + ": missing, the checkpoint needs it; cannot resume");
+  if (!in) throw CaseError(path.string(), "", "missing, the checkpoint needs it; cannot resume");
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
@@ -155,8 +155,9 @@ VtkSeries::VtkSeries(const std::filesystem::path& dir, const std::string& stem,
   const std::string found = read_all(pvd_);
   if (*keep < entries_.size() || *keep > found.size() ||
       found.compare(0, entries_.size(), entries_) != 0 || found[*keep - 1] != '\n') {
-    throw std::runtime_error(pvd_.string() + ": does not hold the " + std::to_string(*keep) +
-                             " bytes of entries the checkpoint recorded; cannot resume");
+    throw CaseError(pvd_.string(), "",
+                    "does not hold the " + std::to_string(*keep) +
+                        " bytes of entries the checkpoint recorded; cannot resume");
   }
   entries_ = found.substr(0, *keep);
   for (std::size_t at = entries_.find("<DataSet"); at != std::string::npos;

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "granular/io/json_reader.hpp"
+
 namespace granular::io {
 
 std::string TableSpec::header() const {
@@ -63,17 +65,18 @@ void check_row_end(const std::filesystem::path& path, std::uint64_t keep) {
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec || size < keep) {
-    throw std::runtime_error(
-        path.string() + ": " +
-        (ec ? "missing (" + ec.message() + ")" : std::to_string(size) + " bytes") +
-        ", the checkpoint needs its first " + std::to_string(keep) + " bytes; cannot resume");
+    throw CaseError(path.string(), "",
+                    (ec ? "missing (" + ec.message() + ")" : std::to_string(size) + " bytes") +
+                        ", the checkpoint needs its first " + std::to_string(keep) +
+                        " bytes; cannot resume");
   }
   char last = 0;
   std::ifstream in(path, std::ios::binary);
   in.seekg(static_cast<std::streamoff>(keep - 1)).get(last);
   if (!in || last != '\n') {
-    throw std::runtime_error(path.string() + ": byte " + std::to_string(keep) +
-                             " recorded by the checkpoint does not end a row; cannot resume");
+    throw CaseError(path.string(), "",
+                    "byte " + std::to_string(keep) +
+                        " recorded by the checkpoint does not end a row; cannot resume");
   }
 }
 
@@ -93,8 +96,9 @@ std::optional<std::uint64_t> kept_with_header(const std::filesystem::path& path,
                                               const TableSpec& spec,
                                               std::optional<std::uint64_t> keep) {
   if (keep && *keep < spec.header().size())
-    throw std::runtime_error(path.string() + ": the checkpoint recorded " + std::to_string(*keep) +
-                             " bytes of it, fewer than its header: damaged checkpoint");
+    throw CaseError(path.string(), "",
+                    "the checkpoint recorded " + std::to_string(*keep) +
+                        " bytes of it, fewer than its header: damaged checkpoint");
   return keep;
 }
 

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <utility>
@@ -169,6 +170,8 @@ Value arithmetic(const Value& a, const Value& b, char op) {
       case '*':
         return Value::of(u * v);
       case '/':
+        // a quotient by zero is no number the verdict could use (1/0 and 0/0 fail the result)
+        if (v == 0.0) throw ExpressionError("division by zero");
         return Value::of(u / v);
       default:
         return Value::of(std::pow(u, v));
@@ -187,6 +190,11 @@ Value compare(const Value& a, const Value& b, const std::string& op) {
       throw ExpressionError("'" + op + "' orders numbers, not " + x.brief());
     }
     const double u = x.number, v = y.number;
+    // not a number (a null read, a value outside an interpolation) orders nothing: the result
+    // fails rather than getting a verdict from it
+    if (std::isnan(u) || std::isnan(v))
+      throw ExpressionError("'" + op + "' of " + x.brief() + " and " + y.brief() +
+                            ": not a number");
     if (op == "==") return Value::of_bool(u == v);
     if (op == "!=") return Value::of_bool(u != v);
     if (op == "<") return Value::of_bool(u < v);
@@ -250,6 +258,14 @@ double interpolate(double x, const std::vector<double>& xs, const std::vector<do
   const std::size_t i = j - 1;
   return ys[i] + (ys[j] - ys[i]) * (x - xs[i]) / (xs[j] - xs[i]);
 }
+
+// Every function call() knows: the parser refuses any other name, when checking too.
+constexpr const char* kFunctions[] = {
+    "json",      "col",       "abs",         "log",    "exp",    "sqrt",     "floor",
+    "sign",      "where",     "segment_max", "len",    "all",    "any",      "count",
+    "first",     "last",      "at",          "slice",  "slope",  "slope_se", "group_mean",
+    "group_min", "group_max", "interp",      "sum",    "unique", "median",   "diff",
+    "mean",      "min",       "max",         "argmin", "argmax", "std",      "sem"};
 
 Value call(const std::string& fn, const std::vector<Value>& a, const FileReader& files) {
   const auto want = [&](std::size_t n) {
@@ -429,6 +445,14 @@ class Parser {
   Parser(const std::string& text, const Names& names, const FileReader& files)
       : s_(text), names_(names), files_(files) {}
 
+  // A parser that reads the whole text without evaluating anything: its syntax and its
+  // functions' names only.
+  static Parser checking(const std::string& text, const Names& names, const FileReader& files) {
+    Parser p(text, names, files);
+    p.skipping_ = true;
+    return p;
+  }
+
   Value whole() {
     Value v = disjunction();
     skip();
@@ -582,14 +606,14 @@ class Parser {
       return v;
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
-      std::size_t used = 0;
-      double x = 0.0;
-      try {
-        x = std::stod(s_.substr(p_), &used);
-      } catch (const std::exception&) {
-        fail("bad number");
-      }
-      p_ += used;
+      // strtod reads the number where it stands (a copy of the rest of the text for every
+      // number made the parse quadratic)
+      const char* start = s_.c_str() + p_;
+      char* end = nullptr;
+      const double x = std::strtod(start, &end);
+      if (end == start) fail("bad number");
+      if (!std::isfinite(x)) fail("a number beyond a double");
+      p_ += static_cast<std::size_t>(end - start);
       return Value::of(x);
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
@@ -601,6 +625,8 @@ class Parser {
       p_ = end;
       if (word == "true" || word == "false") return Value::of_bool(word == "true");
       if (eat("(")) {
+        if (std::find(std::begin(kFunctions), std::end(kFunctions), word) == std::end(kFunctions))
+          fail("unknown function " + word + "()");
         std::vector<Value> args;
         if (!eat(")")) {
           do args.push_back(disjunction());
@@ -627,11 +653,38 @@ class Parser {
 
 }  // namespace
 
+namespace {
+
+// The text quoted in a message: its start, when it is long.
+std::string quoted_text(const std::string& text) {
+  return "\"" + (text.size() <= 200 ? text : text.substr(0, 200) + "...") + "\"";
+}
+
+void check_length(const std::string& text) {
+  if (text.size() > max_expression_chars)
+    throw ExpressionError("an expression of " + std::to_string(text.size()) +
+                          " characters (at most " + std::to_string(max_expression_chars) + ")");
+}
+
+}  // namespace
+
 Value evaluate(const std::string& text, const Names& names, const FileReader& files) {
   try {
+    check_length(text);
     return Parser(text, names, files).whole();
   } catch (const ExpressionError& e) {
-    throw ExpressionError(std::string(e.what()) + " in \"" + text + "\"");
+    throw ExpressionError(std::string(e.what()) + " in " + quoted_text(text));
+  }
+}
+
+void check_expression(const std::string& text) {
+  try {
+    check_length(text);
+    const Names none;
+    const FileReader no_files;
+    Parser::checking(text, none, no_files).whole();
+  } catch (const ExpressionError& e) {
+    throw ExpressionError(std::string(e.what()) + " in " + quoted_text(text));
   }
 }
 

@@ -3,10 +3,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 
+#include "granular/cases/output_folder.hpp"
+#include "granular/io/input_file.hpp"
+#include "granular/io/json_reader.hpp"
+#include "granular/io/plain_name.hpp"
 #include "granular/names.hpp"
 
 namespace granular::reproduce {
@@ -26,10 +29,18 @@ namespace {
 
 std::string number_text(double x) { return Value::of(x).brief(); }
 
+// The bytes of a file a run wrote, read as every input is (a regular file of bounded size).
+std::string run_output(const fs::path& file) {
+  try {
+    return io::read_input_file(file);
+  } catch (const io::CaseError& e) {
+    throw ExpressionError(e.what());
+  }
+}
+
 // A CSV column: numbers where every field reads as one, else words.
 Value read_column(const fs::path& file, const std::string& column) {
-  std::ifstream in(file);
-  if (!in) throw ExpressionError("no file " + file.string());
+  std::istringstream in(run_output(file));
   std::string line;
   std::getline(in, line);
   const auto split = [](const std::string& l) {
@@ -83,15 +94,26 @@ class RunFiles {
     for (const Run& r : e.runs) folders_[r.name] = dir / "runs" / r.folder;
   }
 
+  // The file `path` names: "run/name" in that run's folder, else "name" in the run "main"'s;
+  // a name from the registry reads only a file its run wrote, inside its folder.
   fs::path locate(const std::string& path) const {
     const std::size_t slash = path.find('/');
     if (slash != std::string::npos) {
       const auto it = folders_.find(path.substr(0, slash));
-      if (it != folders_.end()) return it->second / path.substr(slash + 1);
+      if (it != folders_.end()) return inside(it->second, path.substr(slash + 1), path);
     }
     const auto main = folders_.find("main");
     if (main == folders_.end()) throw ExpressionError("'" + path + "' names no run");
-    return main->second / path;
+    return inside(main->second, path, path);
+  }
+
+  static fs::path inside(const fs::path& folder, const std::string& name, const std::string& path) {
+    std::string why = io::outside_folder(folder, name);
+    const std::string first = name.substr(0, name.find('/'));
+    if (why.empty() && first != "validate.json" && !cases::is_run_output(first))
+      why = "not a file a run writes";
+    if (!why.empty()) throw ExpressionError("'" + path + "': " + why);
+    return folder / name;
   }
 
   FileReader reader() {
@@ -100,12 +122,10 @@ class RunFiles {
       const fs::path file = locate(path);
       auto it = json_.find(file.string());
       if (it == json_.end()) {
-        std::ifstream in(file);
-        if (!in) throw ExpressionError("no file " + file.string());
         try {
-          it = json_.emplace(file.string(), json::parse(in)).first;
-        } catch (const json::exception& e) {
-          throw ExpressionError(file.string() + ": not JSON: " + e.what());
+          it = json_.emplace(file.string(), io::read_json_file(file.string())).first;
+        } catch (const io::CaseError& e) {
+          throw ExpressionError(e.what());
         }
       }
       try {
@@ -287,8 +307,10 @@ Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir
       return r;
     }
     step = "verdict";
-    r.verdict = compare_printed(entry.spec["printed"], entry.spec["tolerance"], plan.scale,
-                                as_number(r.value, "value"), r.message);
+    const double value = as_number(r.value, "value");
+    if (!std::isfinite(value)) throw ExpressionError("not a finite number: " + r.value.brief());
+    r.verdict = compare_printed(entry.spec["printed"], entry.spec["tolerance"], plan.scale, value,
+                                r.message);
   } catch (const std::exception& e) {
     r.verdict = Verdict::failed;
     r.message = step + ": " + e.what();

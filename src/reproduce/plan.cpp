@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -14,6 +13,7 @@
 #include "granular/io/file.hpp"
 #include "granular/io/json_reader.hpp"
 #include "granular/io/output.hpp"
+#include "granular/reproduce/registry_schema.hpp"
 
 namespace granular::reproduce {
 
@@ -38,8 +38,8 @@ void add_overrides(std::vector<std::string>& out, const nlohmann::ordered_json& 
   for (const auto& [pointer, value] : set.items()) out.push_back(pointer + "=" + value.dump());
 }
 
-// The runs of `e` at `scale`, or why it has none.
-void resolve_runs(Entry& e, Scale scale, const std::string& file, const std::string& where) {
+// The runs of `e` at `scale`, or why it has none (check_registry checked the compute block).
+void resolve_runs(Entry& e, Scale scale) {
   using ojson = nlohmann::ordered_json;
   const ojson& m = e.spec.at("measure");
   if (!m.contains("compute")) {
@@ -47,43 +47,9 @@ void resolve_runs(Entry& e, Scale scale, const std::string& file, const std::str
     return;
   }
   const ojson& c = m["compute"];
-  const auto bad = [&](const std::string& pointer, const std::string& what) {
-    throw io::CaseError(file, where + "/measure/compute" + pointer, what);
-  };
-  if (!c.is_object()) bad("", "must be an object");
-  for (const auto& [key, v] : c.items())
-    if (key != "runs" && key != "let" && key != "require" && key != "value" && key != "stderr" &&
-        key != "pass" && key != "figure")
-      bad("/" + key, "unknown key");
-  if (!c.contains("value") || !c["value"].is_string()) bad("/value", "missing expression");
-  for (const char* key : {"stderr", "pass"})
-    if (c.contains(key) && !c[key].is_string())
-      bad(std::string("/") + key, "must be an expression");
-  if (c.contains("let")) {
-    if (!c["let"].is_object()) bad("/let", "must be an object of named expressions");
-    for (const auto& [name, expr] : c["let"].items())
-      if (!expr.is_string()) bad("/let/" + name, "must be an expression");
-  }
-  if (c.contains("require")) {
-    if (!c["require"].is_array()) bad("/require", "must be an array of expressions");
-    for (std::size_t i = 0; i < c["require"].size(); ++i)
-      if (!c["require"][i].is_string())
-        bad("/require/" + std::to_string(i), "must be an expression");
-  }
-  if (c.contains("figure")) {
-    const ojson& f = c["figure"];
-    if (!f.is_object() || !f.contains("x") || !f["x"].is_string() || !f.contains("y") ||
-        !f["y"].is_string())
-      bad("/figure", "must be an object with the expressions x and y");
-  }
   const ojson runs = c.value("runs", ojson{{"main", ojson::object()}});
-  if (!runs.is_object() || runs.empty()) bad("/runs", "must be an object of runs");
   const char* scale_key = scale == Scale::quick ? "quick_set" : "set";
   for (const auto& [name, r] : runs.items()) {
-    if (!r.is_object()) bad("/runs/" + name, "must be an object");
-    for (const auto& [key, v] : r.items())
-      if (key != "case" && key != "set" && key != "quick_set" && key != "also" && key != "validate")
-        bad("/runs/" + name + "/" + key, "unknown key");
     Run run;
     run.name = name;
     const ojson case_path = r.contains("case") ? r["case"] : m.value("case", ojson());
@@ -92,8 +58,6 @@ void resolve_runs(Entry& e, Scale scale, const std::string& file, const std::str
       return;
     }
     run.case_path = case_path.get<std::string>();
-    if (r.contains("validate") && !r["validate"].is_boolean())
-      bad("/runs/" + name + "/validate", "must be true or false");
     run.validate = r.value("validate", false);
     const ojson set = r.contains(scale_key) ? r[scale_key] : m.value(scale_key, ojson());
     if (set.is_null() && scale == Scale::quick && !run.validate) {
@@ -116,17 +80,9 @@ Plan make_plan(const fs::path& registry, Scale scale, const std::vector<std::str
   plan.root = fs::absolute(registry).parent_path().parent_path();
   plan.scale = scale;
   const std::string file = registry.string();
-  nlohmann::ordered_json doc;
-  try {
-    std::ifstream in(registry);
-    if (!in) throw io::CaseError(file, "", "cannot read the registry of stated results");
-    doc = nlohmann::ordered_json::parse(in);
-  } catch (const json::exception& e) {
-    throw io::CaseError(file, "", std::string("not valid JSON: ") + e.what());
-  }
-  if (!doc.is_object() || !doc.contains("papers") || !doc["papers"].is_object() ||
-      !doc.contains("results") || !doc["results"].is_array())
-    throw io::CaseError(file, "", "expected an object with \"papers\" and \"results\"");
+  // the whole registry checked before anything runs (registry_schema.hpp)
+  const nlohmann::ordered_json doc = io::read_ordered_json_file(file, io::max_document_bytes);
+  check_registry(doc, file, plan.root);
   plan.papers = doc["papers"];
   for (const std::string& p : papers)
     if (!plan.papers.contains(p)) {
@@ -139,13 +95,6 @@ Plan make_plan(const fs::path& registry, Scale scale, const std::vector<std::str
   for (std::size_t i = 0; i < results.size(); ++i) {
     Entry e;
     e.spec = results[i];
-    const std::string where = "/results/" + std::to_string(i);
-    for (const char* key : {"id", "paper"})
-      if (!e.spec.is_object() || !e.spec.contains(key) || !e.spec[key].is_string())
-        throw io::CaseError(file, where + "/" + key, "missing");
-    for (const char* key : {"measure", "printed", "tolerance", "cost"})
-      if (!e.spec.contains(key) || !e.spec[key].is_object())
-        throw io::CaseError(file, where + "/" + key, "must be an object");
     e.id = e.spec["id"].get<std::string>();
     e.paper = e.spec["paper"].get<std::string>();
     if (!papers.empty() && std::find(papers.begin(), papers.end(), e.paper) == papers.end())
@@ -155,7 +104,7 @@ Plan make_plan(const fs::path& registry, Scale scale, const std::vector<std::str
     const nlohmann::ordered_json cost =
         e.spec["cost"].value(scale == Scale::quick ? "quick_s" : "full_s", json());
     e.cost_s = cost.is_number() ? cost.get<double>() : 0.0;
-    resolve_runs(e, scale, file, where);
+    resolve_runs(e, scale);
     if (e.not_measured.empty() && e.cost_s > max_cost_s) {
       e.not_measured = "costs about " + std::to_string(static_cast<long>(std::ceil(e.cost_s))) +
                        " s on one core at this scale, over the cost limit";
@@ -177,8 +126,7 @@ bool run_done(const Plan& plan, const Run& run, const fs::path& dir) {
   try {
     const cases::LoadedCase lc =
         cases::load_case((plan.root / run.case_path).string(), run.overrides);
-    std::ifstream in(summary);
-    return json::parse(in).value("case", json()) == lc.echo;
+    return io::read_json_file(summary.string()).value("case", json()) == lc.echo;
   } catch (const std::exception&) {
     return false;  // a damaged summary: run it again
   }

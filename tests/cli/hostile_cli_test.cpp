@@ -121,8 +121,10 @@ TEST_F(HostileMerge, DamagedShardsAreRefusedNamingTheFile) {
   expect_refused_after(
       "head -c 100 s1/snapshots/packing_1.lammpstrj > d1/snapshots/packing_1.lammpstrj",
       "d1: snapshots/packing_1.lammpstrj: 100 bytes, the summary recorded ");
+  // a link out of the shard: nothing is read through it
   expect_refused_after("ln -sf /dev/zero d1/energy.csv",
-                       "d1: energy.csv: not a regular file: a device");
+                       "d1/summary.json: /files/energy.csv: a link on the way leads out of the "
+                       "folder (to /dev/zero)");
   // malformed summaries
   expect_refused_after("echo '[]' > d1/summary.json",
                        "d1/summary.json: not a run's summary (an object)");

@@ -19,10 +19,11 @@ class ReproduceCli : public granular::test::CliScratch {
  protected:
   ReproduceCli() : CliScratch("reproduce") {}
 
-  // A registry of `results` in the scratch folder, beside a link to the shipped cases.
+  // A registry of `results` in the scratch folder, beside a copy of the shipped cases (a
+  // registry reads no case through a link that leads out of its project).
   void write_registry(const json& results) {
     fs::create_directories(dir_ / "papers");
-    fs::create_directory_symlink(fs::path(GRANULAR_SOURCE_DIR) / "cases", dir_ / "cases");
+    fs::copy(fs::path(GRANULAR_SOURCE_DIR) / "cases", dir_ / "cases", fs::copy_options::recursive);
     const json registry = {{"format", 1},
                            {"papers", {{"pendulum", "the double pendulum paper"}}},
                            {"results", results}};
@@ -116,6 +117,9 @@ TEST_F(ReproduceCli, RefusesBadInputBeforeRunningAnything) {
             std::string::npos)
       << unknown_key.err;
   EXPECT_FALSE(fs::exists(dir_ / "rep"));
+  fs::remove_all(dir_ / "papers");
+  fs::remove_all(dir_ / "cases");
+  write_registry(json::array({result("count", {{"kind", "count"}, {"value", 6}}, impact_count())}));
   const auto paper = granular("reproduce nosuch --out rep");
   EXPECT_EQ(paper.code, 2);
   EXPECT_NE(paper.err.find("not a paper of the registry (papers: pendulum)"), std::string::npos)
@@ -126,7 +130,7 @@ TEST_F(ReproduceCli, RefusesBadInputBeforeRunningAnything) {
         json{{"value", "1"}, {"require", "true"}}, json{{"value", "1"}, {"figure", {{"x", "[1]"}}}},
         json{{"value", "1"}, {"runs", {{"main", {{"validate", "yes"}}}}}}}) {
     fs::remove_all(dir_ / "papers");
-    fs::remove(dir_ / "cases");
+    fs::remove_all(dir_ / "cases");
     write_registry(json::array({result("typed", {{"kind", "count"}, {"value", 6}}, compute)}));
     const auto typed = granular("reproduce --out rep");
     EXPECT_EQ(typed.code, 2) << compute.dump();

@@ -21,6 +21,7 @@
 #include "../support/tiny_ensemble.hpp"
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/checksum.hpp"
+#include "granular/io/json_reader.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/ensemble/run.hpp"
 
@@ -239,6 +240,51 @@ TEST_F(CheckpointDamage, ContentsThatCannotBeRightAreRefused) {
   }
   write_checkpoint(path_, intact.header, intact.point.state, intact.point.rotation);
   EXPECT_EQ(resume(), "identical");
+}
+
+// Issue 32, item 3: with its checksum recomputed, a checkpoint where a disk spun at 1e3–1e30
+// rad/s or sat at y = 1e3–1e6 m resumed with every packing "ok". Finite numbers beyond what the
+// case's drive and gravity can give its disks (md/reach.hpp: here |v| and |ω| R below 6.5 m/s at
+// Γ = 2, heights below 2.4 m) are refused as bad input, naming the packing and the disk.
+TEST_F(CheckpointDamage, KinematicsBeyondTheCasesReachAreRefusedNamingPackingAndDisk) {
+  const EnsembleCheckpoint intact = read_checkpoint(path_, case_.model, "small");
+  const int disk = case_.model.offset[2] + 1;  // packing 2 (Γ = 2), its disk 1 (R = 1.5 cm)
+  const std::vector<std::pair<std::string, std::function<void(EnsembleState&)>>> damages = {
+      {"ω = 1e+03 rad/s", [&](EnsembleState& s) { s.omega[disk] = 1e3; }},
+      {"ω = -1e+30 rad/s", [&](EnsembleState& s) { s.omega[disk] = -1e30; }},
+      {"|v| = 100 m/s", [&](EnsembleState& s) { s.vx[disk] = 100.0; }},
+      {"y = 1e+03 m", [&](EnsembleState& s) { s.y[disk] = 1e3; }},
+      {"y = 1e+06 m", [&](EnsembleState& s) { s.y[disk] = 1e6; }},
+      {"θ = 1e+09 rad", [&](EnsembleState& s) { s.theta[disk] = 1e9; }},
+      {"with the left wall", [&](EnsembleState& s) { s.x[disk] = -0.001; }},
+      {"with the right wall", [&](EnsembleState& s) { s.x[disk] = 0.15; }},
+      {"with the bottom wall", [&](EnsembleState& s) { s.y[disk] = -0.01; }},
+  };
+  for (const auto& [what, damage] : damages) {
+    SCOPED_TRACE(what);
+    EnsembleCheckpoint c = intact;
+    damage(c.point.state);
+    write_checkpoint(path_, c.header, c.point.state, c.point.rotation);
+    try {
+      read_checkpoint(path_, case_.model, "small");
+      ADD_FAILURE() << "resumed";
+    } catch (const io::CaseError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(path_.string() + ": damaged checkpoint (packing 2, disk 1 (status "
+                                              "ok): "),
+                std::string::npos)
+          << message;
+      EXPECT_NE(message.find(what), std::string::npos) << message;
+    }
+  }
+  // the intact state is within reach, and a flagged packing is not bounded (it does not move)
+  write_checkpoint(path_, intact.header, intact.point.state, intact.point.rotation);
+  EXPECT_EQ(resume(), "identical");
+  EnsembleCheckpoint flagged = intact;
+  flagged.point.state.status[2] = status_too_fast;
+  flagged.point.state.omega[disk] = 1e3;
+  write_checkpoint(path_, flagged.header, flagged.point.state, flagged.point.rotation);
+  EXPECT_NO_THROW(read_checkpoint(path_, case_.model, "small"));
 }
 
 // Hostile numbers written over random words of the state and the rotation accumulators, the

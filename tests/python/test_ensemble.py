@@ -104,7 +104,7 @@ def test_a_checkpoint_continues_bitwise(tmp_path):
         assert a.positions(p).tobytes() == b.positions(p).tobytes()
     assert a.observables()["omega_bar"].tobytes() == b.observables()["omega_bar"].tobytes()
     other = granular.load_case(CASES / "demo_sweep.json", set={**SHORT_DEMO, "/seed": 5})
-    with pytest.raises(RuntimeError):
+    with pytest.raises(granular.CaseError, match="made by a different case"):
         granular.Ensemble(other, checkpoint=tmp_path / "e.bin")
 
 

@@ -19,11 +19,9 @@
 #include <string>
 #include <vector>
 
-namespace granular::io {
+#include "granular/io/input_file.hpp"
 
-// Why `path` cannot be read as a file we wrote ("missing", "not a regular file: a FIFO", ...),
-// or "" when it is a regular file (links followed).
-std::string not_a_regular_file(const std::filesystem::path& path);
+namespace granular::io {
 
 // The checksum of the first `bytes` bytes of the file at `path` (all of it without `bytes`);
 // empty when the file is not a regular file or holds fewer bytes. Reads; never blocks on a FIFO.

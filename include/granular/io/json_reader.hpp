@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "granular/io/input_file.hpp"
+
 namespace granular::io {
 
 // Bad input: a case file, a --set override or a command-line option. what() is the one-line
@@ -49,17 +51,24 @@ class CaseError : public std::runtime_error {
 // copy, a dump) can overflow the stack on it.
 constexpr int max_json_depth = 100;
 
-// Reads the file at `path` and parses it as JSON. Errors: "<path>: cannot open: <OS reason>",
-// "<path>: invalid JSON at line L, column C: <reason>" (numbers beyond a double's range, and
-// nesting deeper than max_json_depth, too).
-nlohmann::json read_json_file(const std::string& path);
+// Every JSON document the program reads (cases, registries, summaries, the files expressions read)
+// is read by these, with the depth limit: a regular file of at most `max_bytes` bytes
+// (io/input_file.hpp), parsed. Errors: "<path>: cannot open: <OS reason>", "<path>: not a
+// regular file: a FIFO", "<path>: invalid JSON at line L, column C: <reason>" (numbers beyond a
+// double's range, and nesting deeper than max_json_depth, too).
+nlohmann::json read_json_file(const std::string& path, std::uint64_t max_bytes = max_input_bytes);
+// The same, keeping the objects' keys in the file's order.
+nlohmann::ordered_json read_ordered_json_file(const std::string& path,
+                                              std::uint64_t max_bytes = max_input_bytes);
 
 // Parses `text` as read_json_file does; `file` names it in messages.
 nlohmann::json parse_json_text(const std::string& text, const std::string& file);
+nlohmann::ordered_json parse_ordered_json_text(const std::string& text, const std::string& file);
 
 // What parse_json (below) found: the document, or where and why it is not one.
-struct JsonParse {
-  nlohmann::json doc;
+template <class Json>
+struct BasicJsonParse {
+  Json doc;
   bool ok = false;
   bool too_deep = false;      // well-formed up to a value nested deeper than the limit
   bool out_of_range = false;  // a number beyond a double's range
@@ -67,6 +76,7 @@ struct JsonParse {
   std::size_t column = 0;
   std::string reason;
 };
+using JsonParse = BasicJsonParse<nlohmann::json>;
 
 // Parses `text`, nested at most `max_depth` levels deep; never throws.
 JsonParse parse_json(const std::string& text, int max_depth = max_json_depth);

@@ -50,8 +50,16 @@ struct FileReader {
 
 using Names = std::map<std::string, Value>;
 
-// Evaluates `text` with the named values `names` and the files of `files`.
+// The longest expression read: ten times the longest the papers' registry holds.
+constexpr std::size_t max_expression_chars = 10000;
+
+// Evaluates `text` with the named values `names` and the files of `files`. Parsing takes time
+// linear in the text; a quotient by zero, and an order or equality of a NaN, are errors.
 Value evaluate(const std::string& text, const Names& names, const FileReader& files);
+
+// Reads `text` without evaluating it: ExpressionError for a syntax error, an unknown function or
+// a text longer than max_expression_chars.
+void check_expression(const std::string& text);
 
 // The value as a number (a one-element array too); ExpressionError naming `what` otherwise.
 double as_number(const Value& v, const std::string& what);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,12 @@ const io::TableSpec& disks_table();
 // The index in the files of the run's packing p: its index in the whole ensemble (a shard runs
 // a slice of it).
 using PackingIndex = std::function<int(int p)>;
+
+// The packing (its index in the whole ensemble) whose snapshot file `name` is, named as a run
+// names them in its folder ("snapshots/packing_<p>.lammpstrj", ".pvd" or ".gsd",
+// "snapshots/packing_<p>_<frame>.vtp"); nothing for any other name. Names read from a summary or
+// a checkpoint are matched against it, so that they can name nothing else.
+std::optional<int> snapshot_packing(const std::string& name);
 
 // energy.csv's rows at time t: every packing of m.
 void write_energy_rows(io::TableStream& csv, double t, const md::EnsembleModel& m,

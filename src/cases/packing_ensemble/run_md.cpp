@@ -32,24 +32,34 @@ namespace {
 // everywhere, and the run continues bitwise where the backends agree bitwise), with its streams
 // verified; or, for a fresh run, nothing, once what an earlier run left is removed.
 std::optional<io::EnsembleCheckpoint> resume_or_clear(const RunContext& ctx,
-                                                      const md::EnsembleModel& m,
-                                                      const std::string& fingerprint,
-                                                      const std::string& backend,
-                                                      std::ostream& progress) {
+                                                      const md::EnsembleCase& run_case,
+                                                      const std::string& fingerprint) {
   if (!ctx.resume) {
     clear_earlier_run(ctx.out_dir);
     return std::nullopt;
   }
+  const md::EnsembleModel& m = run_case.model;
   const std::filesystem::path checkpoint = checkpoint_path(ctx.out_dir);
   io::EnsembleCheckpoint resume = io::read_checkpoint(checkpoint, m, fingerprint);
+  // a checkpoint off the case's schedule is bad input, named here rather than by the run
+  const std::string defect = md::resume_defect(run_case, resume.point);
+  if (!defect.empty())
+    throw io::CaseError(checkpoint.string(), "", "damaged checkpoint (it " + defect + ")");
   verify_streams(ctx.out_dir, resume.header);
-  progress << "resuming from " << checkpoint.string()
+  return resume;
+}
+
+// The line that says where a resumed run continues, once every check of its folder has passed
+// (a refusal stays the only line).
+void report_resume(const RunContext& ctx, const md::EnsembleModel& m,
+                   const io::EnsembleCheckpoint& resume, const std::string& backend,
+                   std::ostream& progress) {
+  progress << "resuming from " << checkpoint_path(ctx.out_dir).string()
            << " at t = " << format_value("%.6g", resume.point.state.time(m)) << " s";
   if (resume.header.backend != backend)
     progress << " (made by the " << resume.header.backend << " backend, continued on " << backend
              << ")";
   progress << "\n";
-  return resume;
 }
 
 // The run's periodic progress line, with the time left at the pace of this process so far (a
@@ -109,12 +119,12 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
   const std::filesystem::path checkpoint = checkpoint_path(ctx.out_dir);
   const std::string fingerprint = case_fingerprint(ctx.case_echo, ctx.packings);
 
-  std::optional<io::EnsembleCheckpoint> resume =
-      resume_or_clear(ctx, run_case.model, fingerprint, backend->name(), progress);
+  std::optional<io::EnsembleCheckpoint> resume = resume_or_clear(ctx, run_case, fingerprint);
   // the first packing of every Γ belongs to the shard that starts at 0
   const bool angles = !ctx.packings || ctx.packings->first == 0;
   StreamedOutputs streams(ctx.out_dir, run_case, whole, snapshots, angles,
                           resume ? &resume->header : nullptr);
+  if (resume) report_resume(ctx, run_case.model, *resume, backend->name(), progress);
 
   md::EnsembleRunOptions options;
   static_cast<md::RunControl&>(options) = ctx;  // when to checkpoint and to ask `stop`

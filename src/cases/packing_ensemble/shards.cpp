@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@
 #include "granular/io/file.hpp"
 #include "granular/io/file_record.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/plain_name.hpp"
+#include "outputs.hpp"
 
 namespace granular::cases {
 
@@ -48,30 +51,44 @@ json read_summary(const fs::path& dir) {
                                  "granular run ... --resume)"
                                : "no summary.json: not the output folder of a complete run");
   }
-  // a FIFO or a link to a device would be waited on or read for ever
-  const std::string irregular = io::not_a_regular_file(path);
-  if (!irregular.empty()) throw CaseError(path.string(), "", irregular);
-  std::ifstream in(path);
-  json summary;
-  try {
-    summary = json::parse(in);
-  } catch (const json::exception& e) {
-    throw CaseError(path.string(), "", std::string("not JSON: ") + e.what());
-  }
+  // a regular file of bounded size, nested as a summary is (a FIFO is refused, never waited on)
+  const json summary = io::read_json_file(path.string());
   if (!summary.is_object()) throw CaseError(path.string(), "", "not a run's summary (an object)");
   return summary;
+}
+
+// Why `name`, a file a shard's summary recorded, is not one this shard's run writes, or "": a
+// table, or a snapshot of one of its packings, inside its folder. Names are read from the
+// summary: checked before any file is read, so that a record can make merge read or write
+// nothing outside the folders given.
+std::string not_the_shards_file(const Shard& s, const std::string& name, int per_gamma,
+                                int n_gamma) {
+  const std::string outside = io::outside_folder(s.dir, name);
+  if (!outside.empty()) return outside;
+  for (const io::TableSpec& t : packing_ensemble_tables())
+    if (name == t.file) return "";
+  const std::optional<int> p = snapshot_packing(name);
+  if (!p) return "not a file a packing ensemble's run writes";
+  if (*p >= per_gamma * n_gamma || *p % per_gamma < s.range.first || *p % per_gamma >= s.range.last)
+    return "a snapshot of packing " + std::to_string(*p) + ", which is not one of this shard's (" +
+           range_text(s.range.first, s.range.last) + " of every Γ)";
+  return "";
 }
 
 // The files a shard's summary recorded (io/file_record.hpp) are its files as they are now, and
 // they include the tables: a shard cut short, copied half-way or mixed with another shard's
 // files is refused before anything is written.
-void verify_files(const Shard& s) {
+void verify_files(const Shard& s, int per_gamma, int n_gamma) {
   if (!s.summary.contains("files"))
     throw CaseError(s.where(), "/files",
                     "missing: the shard was written by a granular that did not record its files; "
                     "run it again");
   const json& files = s.summary["files"];
   if (!files.is_object()) throw CaseError(s.where(), "/files", "not an object");
+  for (const auto& [name, record] : files.items()) {
+    const std::string why = not_the_shards_file(s, name, per_gamma, n_gamma);
+    if (!why.empty()) throw CaseError(s.where(), "/files/" + io::pointer_token(name), why);
+  }
   for (const io::TableSpec& t : packing_ensemble_tables())
     if (!files.contains(t.file)) throw CaseError(s.where(), "/files", "no record of " + t.file);
   const std::string differ = io::files_differ(s.dir, files);
@@ -203,7 +220,6 @@ void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_di
       throw CaseError(s.where(), "/model", "not a packing_ensemble run");
     if (s.summary.value("method", "") != "md")
       throw CaseError(s.where(), "/method", "the event-driven method runs whole ensembles");
-    verify_files(s);
     const int per_gamma = field<int>(s, s.summary, "packings_per_gamma", "/packings_per_gamma");
     s.range = {0, per_gamma};
     if (s.summary.contains("shard")) {
@@ -257,6 +273,9 @@ void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_di
     throw CaseError(shards.front().where(), "/case", "not a packing ensemble");
   const md::EnsembleCase& c = ensemble->ensemble();
   const int n_gamma = static_cast<int>(c.gamma_values.size());
+  if (c.packings_per_gamma != per_gamma)
+    throw CaseError(shards.front().where(), "/packings_per_gamma", "not the case's");
+  for (const Shard& s : shards) verify_files(s, per_gamma, n_gamma);
 
   // every packing's results, in the whole run's order
   md::EnsembleResult r;
@@ -311,9 +330,10 @@ void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_di
     angles_out.write(block.data(), static_cast<std::size_t>(angles_in.gcount()));
   angles_out.close();
   // snapshots: each packing's files come from the one shard that ran it, as it recorded them
+  // (verify_files: names of its own packings, inside its folder)
   for (const Shard& s : shards) {
     for (const auto& [name, record] : s.summary["files"].items()) {
-      if (name.rfind("snapshots/", 0) != 0) continue;
+      if (!snapshot_packing(name)) continue;
       fs::create_directories(out_dir / "snapshots");
       fs::copy_file(s.dir / name, out_dir / name);
     }
@@ -342,6 +362,17 @@ void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_di
 void merge_packing_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_dirs,
                           std::ostream& report,
                           const std::function<void(const json&)>& before_writing) {
+  // writing into a shard would change it (a folder holding shards is fine: MPI's ranks write
+  // theirs into the run's folder)
+  for (const fs::path& shard : shard_dirs) {
+    std::error_code ec;
+    const fs::path rel = fs::weakly_canonical(fs::absolute(out_dir, ec), ec)
+                             .lexically_relative(fs::weakly_canonical(fs::absolute(shard, ec), ec));
+    if (ec || rel.empty() || *rel.begin() == "..") continue;
+    throw CaseError("", "--out " + io::excerpt(out_dir.string()),
+                    (rel == "." ? "is the shard folder " : "lies inside the shard folder ") +
+                        io::quoted(shard.string()) + ": merge into another");
+  }
   std::string reading;
   try {
     merge_shards(out_dir, shard_dirs, report, before_writing, reading);

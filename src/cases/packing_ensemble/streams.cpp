@@ -7,6 +7,7 @@
 
 #include "granular/io/file.hpp"
 #include "granular/io/file_record.hpp"
+#include "granular/io/plain_name.hpp"
 #include "granular/md/frame.hpp"
 
 namespace granular::cases {
@@ -20,7 +21,42 @@ bool is_gsd(const std::string& name) {
   return name.size() > 4 && name.compare(name.size() - 4, 4, ".gsd") == 0;
 }
 
+// The digits at the start of `text` as a packing index, and how many there were; nothing for
+// none, a leading zero or more than an int holds.
+std::optional<int> leading_index(const std::string& text, std::size_t& used) {
+  used = 0;
+  while (used < text.size() && used < 10 && text[used] >= '0' && text[used] <= '9') ++used;
+  if (used == 0 || (used > 1 && text[0] == '0')) return std::nullopt;
+  const long long p = std::stoll(text.substr(0, used));
+  if (p > 2147483647LL) return std::nullopt;
+  return static_cast<int>(p);
+}
+
+// What a checkpoint may name as a streamed file: the tables and the snapshots.
+bool is_stream_name(const std::string& name) {
+  if (name == energy_table().file || name == angles_table().file) return true;
+  // a VTK series' frames are written whole, once: only its .pvd is streamed
+  const bool frame = name.size() > 4 && name.compare(name.size() - 4, 4, ".vtp") == 0;
+  return !frame && snapshot_packing(name).has_value();
+}
+
 }  // namespace
+
+std::optional<int> snapshot_packing(const std::string& name) {
+  const std::string prefix = "snapshots/packing_";
+  if (name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  const std::string rest = name.substr(prefix.size());
+  std::size_t used = 0;
+  const std::optional<int> p = leading_index(rest, used);
+  if (!p) return std::nullopt;
+  const std::string tail = rest.substr(used);
+  if (tail == ".lammpstrj" || tail == ".pvd" || tail == ".gsd") return p;
+  // a VTK series' frame: packing_<p>_<six or more digits>.vtp (io::VtkSeries)
+  if (tail.size() >= 11 && tail[0] == '_' && tail.compare(tail.size() - 4, 4, ".vtp") == 0 &&
+      tail.find_first_not_of("0123456789", 1) == tail.size() - 4)
+    return p;
+  return std::nullopt;
+}
 
 std::uint64_t StreamSums::of(const std::string& name, std::uint64_t bytes) {
   Entry& e = entries_[name];
@@ -43,7 +79,19 @@ std::uint64_t StreamSums::of(const std::string& name, std::uint64_t bytes) {
 }
 
 void verify_streams(const std::filesystem::path& out_dir, const io::CheckpointHeader& header) {
+  const std::filesystem::path checkpoint = checkpoint_path(out_dir);
+  std::vector<std::string> seen;
   for (const io::StreamSize& st : header.streams) {
+    // a name from the file: one this run streams, inside its folder, or nothing is read
+    const std::string where = io::outside_folder(out_dir, st.name);
+    if (!where.empty() || !is_stream_name(st.name))
+      throw io::CaseError(checkpoint.string(), "",
+                          "damaged checkpoint (it records a streamed file " + io::quoted(st.name) +
+                              ": " + (where.empty() ? "not a file a run streams" : where) + ")");
+    if (std::find(seen.begin(), seen.end(), st.name) != seen.end())
+      throw io::CaseError(checkpoint.string(), "",
+                          "damaged checkpoint (it records " + io::quoted(st.name) + " twice)");
+    seen.push_back(st.name);
     const std::filesystem::path path = out_dir / st.name;
     const std::string irregular = io::not_a_regular_file(path);
     if (!irregular.empty())
@@ -161,8 +209,8 @@ std::optional<io::StreamSize> StreamedOutputs::recorded(const std::string& name)
   if (!resumed_) return std::nullopt;
   for (const io::StreamSize& st : resumed_->streams)
     if (st.name == name) return st;
-  throw std::runtime_error(checkpoint_path(out_dir_).string() +
-                           ": damaged checkpoint (no size recorded for " + name + ")");
+  throw io::CaseError(checkpoint_path(out_dir_).string(), "",
+                      "damaged checkpoint (no size recorded for " + name + ")");
 }
 
 std::optional<std::uint64_t> StreamedOutputs::keep(const std::string& name) const {

@@ -1,6 +1,7 @@
 #include "granular/md/ensemble/run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -38,27 +39,24 @@ void check_case(const EnsembleCase& c) {
 // A checkpoint fits the case when its arrays have the model's sizes and its position lies on
 // the case's schedule: read_checkpoint checks the file, this the struct handed to the run.
 template <class PhaseSteps>
-void check_resume(const EnsembleCase& c, const ResumePoint& r, std::int64_t total_steps,
-                  std::int64_t chunk, PhaseSteps phase_steps) {
+std::string resume_defect(const EnsembleCase& c, const ResumePoint& r, std::int64_t total_steps,
+                          std::int64_t chunk, PhaseSteps phase_steps) {
   const EnsembleModel& m = c.model;
   const RunPosition& pos = r.position;
-  const auto fail = [](const std::string& what) {
-    throw std::invalid_argument("run_ensemble: the checkpoint to resume " + what);
-  };
   const std::size_t n = static_cast<std::size_t>(m.n_disks());
   if (r.state.x.size() != n || r.rotation.size() != n ||
       r.state.status.size() != static_cast<std::size_t>(m.n_packings())) {
-    fail("has other array sizes than the case");
+    return "has other array sizes than the case";
   }
   if (pos.phase < 0 || pos.phase > 2 || pos.phase_steps_left < 0 ||
       pos.phase_steps_left > phase_steps(pos.phase)) {
-    fail("is at a position outside the case's schedule");
+    return "is at a position outside the case's schedule";
   }
   std::int64_t expected = phase_steps(pos.phase) - pos.phase_steps_left;
   for (int k = 0; k < pos.phase; ++k) expected += phase_steps(k);
   if (pos.steps_done != expected || r.state.step != expected || expected >= total_steps ||
       r.state.t0 != -c.schedule.settle_time) {
-    fail("does not lie on the case's schedule (another dt or run schedule)");
+    return "does not lie on the case's schedule (another dt or run schedule)";
   }
   // the rotation samples so far: one at the measurement's start, one per chunk end since, for
   // every disk of a healthy packing (a failed one stopped sampling)
@@ -74,13 +72,26 @@ void check_resume(const EnsembleCase& c, const ResumePoint& r, std::int64_t tota
       const RotationStats& rot = r.rotation[i];
       const bool healthy = r.state.status[p] == status_ok;
       if (healthy ? rot.count != samples : rot.count > samples)
-        fail("holds " + std::to_string(rot.count) + " rotation samples of disk " +
-             std::to_string(i) + " where its run took " + std::to_string(samples));
+        return "holds " + std::to_string(rot.count) + " rotation samples of disk " +
+               std::to_string(i) + " where its run took " + std::to_string(samples);
       if (healthy && samples > 0 &&
           (rot.t_first != time_at(start) || rot.t_last != time_at(start + (samples - 1) * chunk)))
-        fail("holds rotation samples of disk " + std::to_string(i) +
-             " at other times than its run took them");
+        return "holds rotation samples of disk " + std::to_string(i) +
+               " at other times than its run took them";
     }
+  return "";
+}
+
+// The phases of a run, in the order a checkpoint numbers them (RunPhase).
+struct Phase {
+  RunPhase phase;
+  std::int64_t steps;
+};
+
+std::array<Phase, 3> phases_of(const RunSteps& plan) {
+  return {{{RunPhase::settle, plan.settle_steps},
+           {RunPhase::transient, plan.transient_steps},
+           {RunPhase::measure, plan.measure_steps()}}};
 }
 
 // Disks of the packings that still advance.
@@ -274,6 +285,13 @@ std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,
   return out;
 }
 
+std::string resume_defect(const EnsembleCase& c, const ResumePoint& r) {
+  const RunSteps plan = plan_run(c.schedule, c.model.dt).steps;
+  const std::array<Phase, 3> phases = phases_of(plan);
+  return resume_defect(c, r, plan.total(), plan.sample_steps,
+                       [&](int k) { return phases[k].steps; });
+}
+
 EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
                             const EnsembleObserver& observer, const EnsembleRunOptions& options) {
   check_case(c);
@@ -292,12 +310,7 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
 
   // phases[k] is RunPhase k, the index a checkpoint records
   const std::int64_t chunk = plan.sample_steps;
-  const struct {
-    RunPhase phase;
-    std::int64_t steps;
-  } phases[] = {{RunPhase::settle, plan.settle_steps},
-                {RunPhase::transient, plan.transient_steps},
-                {RunPhase::measure, plan.measure_steps()}};
+  const std::array<Phase, 3> phases = phases_of(plan);
   const std::int64_t total_steps = plan.total();
 
   // a fresh run builds the packings and primes the accelerations; a resumed one takes the
@@ -306,7 +319,10 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   std::int64_t done = 0;
   double wall_before = 0.0;  // wall time of the run before the checkpoint [s]
   if (resume) {
-    check_resume(c, *resume, total_steps, chunk, [&](int k) { return phases[k].steps; });
+    const std::string defect =
+        resume_defect(c, *resume, total_steps, chunk, [&](int k) { return phases[k].steps; });
+    if (!defect.empty())
+      throw std::invalid_argument("run_ensemble: the checkpoint to resume " + defect);
     s = resume->state;
     result.rotation = resume->rotation;
     const RunPosition& pos = resume->position;

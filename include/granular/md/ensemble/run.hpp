@@ -148,6 +148,11 @@ struct EnsembleRunOptions : RunControl {
   const ResumePoint* resume = nullptr;
 };
 
+// Why `r` cannot be resumed by a run of `c` ("does not lie on the case's schedule ...", "holds 3
+// rotation samples of disk 5 where its run took 4"), or "" when it fits: run_ensemble throws
+// std::invalid_argument with it; a caller that read `r` from a file says so first, as bad input.
+std::string resume_defect(const EnsembleCase& c, const ResumePoint& r);
+
 // Runs the ensemble; options.on_progress hears about every 5 % of the steps or 10 s of wall
 // time. Throws std::invalid_argument when the case is inconsistent (packing count vs the Γ sweep,
 // non-positive dt or sample_interval, more than max_run_steps steps) or the checkpoint to
