@@ -63,19 +63,21 @@ bench: deps-bench build
 # backend, no MPI; the interrupt test's latency bound is for optimized builds, so it is left
 # out, and so are the hostile campaign, whose address-space cap AddressSanitizer's shadow memory
 # does not fit, and the stated results' quick-scale runs, which take longer than ctest's 25
-# minutes at -O1 under the sanitizers), and the case-loader fuzz target in the same build
-# (docs/testing.md).
+# minutes at -O1 under the sanitizers), and the fuzz targets (the case loader, a registry, a
+# shard's summary) in the same build (docs/testing.md).
 sanitize-build: deps-sanitize
 	@CC=clang CXX=clang++ cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=Debug \
 		-DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DGRANULAR_CUDA=OFF -DGRANULAR_NATIVE=OFF \
 		-DGRANULAR_MPI=OFF -DGRANULAR_SANITIZE=ON -DGRANULAR_FUZZ=ON >/dev/null
-	@cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target granular granular_tests case_loader_fuzz
+	@cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target granular granular_tests case_loader_fuzz \
+		registry_fuzz summary_records_fuzz
 
 sanitize: sanitize-build
 	@cd $(SANITIZE_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(Interrupt|PinnedResults|StatedResultsQuick|Hostile\.ACampaign)'
 
-# FUZZ_SECONDS of libFuzzer over a corpus seeded from cases/ and tests/data/; findings are
-# written to $(SANITIZE_BUILD)/fuzz-findings/ and fail the target.
+# FUZZ_SECONDS of libFuzzer for each target (scripts/run_fuzz.sh: the case loader over cases/ and
+# tests/data/, a registry over the papers' entries, a shard's summary over a real one); findings
+# are written to $(SANITIZE_BUILD)/fuzz-findings/ and fail the target.
 fuzz: sanitize-build
 	@scripts/run_fuzz.sh $(SANITIZE_BUILD) $(FUZZ_SECONDS)
 

@@ -21,6 +21,7 @@
 #include "granular/md/ensemble/run.hpp"
 #include "granular/md/frame.hpp"
 #include "granular/md/observables.hpp"
+#include "granular/md/reach.hpp"
 
 namespace nb = nanobind;
 
@@ -206,6 +207,17 @@ class Ensemble {
 
   std::string status(int p) const { return md::status_name(s_.status[packing(p)]); }
 
+  // What the packing's drive and gravity can give its disks (md/reach.hpp), which a checkpoint's
+  // state is checked against.
+  nb::dict reach(int p) const {
+    const md::PackingReach r = md::packing_reach(c_.model, packing(p));
+    nb::dict d;
+    d["speed"] = r.speed;
+    d["height"] = r.height;
+    d["overlap"] = r.overlap;
+    return d;
+  }
+
   // The state, the samples and the drive into `path` (io::write_checkpoint's format);
   // Ensemble(case, checkpoint=path) continues from it, with the Γ set_gamma gave.
   void checkpoint(const std::string& path) const {
@@ -286,6 +298,7 @@ void bind_ensemble(nb::module_& m) {
       .def("contacts", &Ensemble::contacts, nb::arg("packing"))
       .def("energy", &Ensemble::energy, nb::arg("packing"))
       .def("status", &Ensemble::status, nb::arg("packing"))
+      .def("reach", &Ensemble::reach, nb::arg("packing"))
       .def("checkpoint", &Ensemble::checkpoint, nb::arg("path"))
       .def_prop_ro("schedule", &Ensemble::schedule)
       .def_prop_ro("gammas", &Ensemble::gammas)

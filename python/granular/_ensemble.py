@@ -164,6 +164,13 @@ class Ensemble:
         """"ok", or the packing's flags joined by ','."""
         return self._e.status(self._packing(packing))
 
+    def reach(self, packing: int) -> Dict[str, float]:
+        """What the packing's drive and gravity can give its disks, which a checkpoint's state
+        must stay within (docs/outputs.md, "What a checkpoint's state may hold"): ``speed`` V
+        bounds |v| and the rim speed |ω| R [m/s], ``height`` the centres' y [m], ``overlap`` a
+        disk's overlap with a box wall [m] (and at most its radius)."""
+        return self._e.reach(self._packing(packing))
+
     def checkpoint(self, path: PathLike) -> None:
         """Writes the state and the samples to ``path`` (atomically); Ensemble(case,
         checkpoint=path) continues from it bitwise, with the Γ set_gamma gave each packing."""

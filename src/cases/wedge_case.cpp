@@ -174,7 +174,17 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
     wall_key = WallKey{wall.k_n, wall.k_t, wall.gamma_n, wall.mu, radius, density};
     // the engine must be able to run this wall's collisions (the run tabulates 121 of them)
     const std::string why = md::restitution_table_problem(wall, radius, 0.0, density);
-    if (!why.empty()) c.fail("", why);
+    if (!why.empty()) {
+      const std::string with = "with a disk of radius " + io::format_number(radius) +
+                               " m at areal density " + io::format_number(density) +
+                               " kg/m² (mass " + io::format_number(md::disk_mass(density, radius)) +
+                               " kg), " + why;
+      // the disk's key whose default value would let the same wall collide it: that is off
+      const bool density_off = md::restitution_table_problem(wall, radius, 0.0, 3.57).empty();
+      const bool radius_off = md::restitution_table_problem(wall, 0.02, 0.0, density).empty();
+      if (density_off || radius_off) disk.fail(density_off ? "areal_density" : "radius", with);
+      c.fail("", with);
+    }
   } else {
     for (const char* key : {"k_n", "k_t", "gamma_n"})
       c.forbid(key, "is read only with tangential contact_law or thesis_rule");

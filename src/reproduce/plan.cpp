@@ -75,14 +75,20 @@ void resolve_runs(Entry& e, Scale scale) {
 
 Plan make_plan(const fs::path& registry, Scale scale, const std::vector<std::string>& papers,
                const std::vector<std::string>& ids, double max_cost_s) {
+  // the whole registry checked before anything runs (registry_schema.hpp)
+  const nlohmann::ordered_json doc =
+      io::read_ordered_json_file(registry.string(), io::max_document_bytes);
+  return plan_of(doc, registry, scale, papers, ids, max_cost_s);
+}
+
+Plan plan_of(const nlohmann::ordered_json& doc, const fs::path& registry, Scale scale,
+             const std::vector<std::string>& papers, const std::vector<std::string>& ids,
+             double max_cost_s) {
   Plan plan;
   plan.registry = registry;
   plan.root = fs::absolute(registry).parent_path().parent_path();
   plan.scale = scale;
-  const std::string file = registry.string();
-  // the whole registry checked before anything runs (registry_schema.hpp)
-  const nlohmann::ordered_json doc = io::read_ordered_json_file(file, io::max_document_bytes);
-  check_registry(doc, file, plan.root);
+  check_registry(doc, registry.string(), plan.root);
   plan.papers = doc["papers"];
   for (const std::string& p : papers)
     if (!plan.papers.contains(p)) {

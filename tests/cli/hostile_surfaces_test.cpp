@@ -12,6 +12,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "granular/cases/case.hpp"
+#include "granular/cases/packing_ensemble.hpp"
+#include "granular/io/checkpoint.hpp"
 #include "granular/io/file_record.hpp"
 #include "granular/io/json_reader.hpp"
 #include "support/cli_scratch.hpp"
@@ -343,6 +346,67 @@ TEST_F(HostileSurfaces, DivisionByZeroAndNonNumbersFailTheResult) {
   EXPECT_EQ(report["results"][values.size()]["verdict"], "failed");
   EXPECT_NE(report["results"][values.size()]["message"].get<std::string>().find("not a number"),
             std::string::npos);
+}
+
+// Item 8: the wedge's wall law refused for a disk's areal density named /contact.
+TEST_F(HostileSurfaces, AMessageNamesTheKeyAtFault) {
+  const std::string wedge =
+      "validate '" + (source_dir / "cases/wedge_fig6_ed_contact_law.json").string() + "'";
+  expect_refused(granular(wedge + " --set /disk/areal_density=1e-300"),
+                 (source_dir / "cases/wedge_fig6_ed_contact_law.json").string() +
+                     ": /disk/areal_density: with a disk of radius 0.02 m at areal density 1e-300");
+  expect_refused(
+      granular(wedge + " --set /disk/radius=1e-9"),
+      (source_dir / "cases/wedge_fig6_ed_contact_law.json").string() + ": /disk/radius: ");
+  expect_refused(granular(wedge + " --set /contact/k_n=1e30"),
+                 (source_dir / "cases/wedge_fig6_ed_contact_law.json").string() + ": /contact: ");
+}
+
+// Items 3 and 5: a refused checkpoint was "run failed", exit 1 (off the schedule: on two lines
+// and without the file's name); a disk spinning at 1e3 rad/s resumed as ok; a streamed file's
+// name from the checkpoint was read wherever it pointed.
+TEST_F(HostileSurfaces, ARefusedCheckpointIsBadInputOnOneLine) {
+  const fs::path case_path = source_dir / "tests/data/good_ensemble.json";
+  const std::string run =
+      "run '" + case_path.string() + "' --threads 1 --set /run/measure_time=100 --out ";
+  sh("timeout -s INT 1 '" + std::string(GRANULAR_CLI) + "' " + run + "r");
+  ASSERT_TRUE(fs::exists(dir_ / "r" / "checkpoint.bin"));
+  std::ofstream(dir_ / "victim.txt") << "energy\n";
+  // the checkpoint read, changed and written back with its checksum recomputed
+  const cases::LoadedCase lc = cases::load_case(case_path.string(), {"/run/measure_time=100"});
+  const auto& ensemble = dynamic_cast<const cases::PackingEnsemble&>(*lc.spec).ensemble();
+  const std::string fingerprint = cases::case_fingerprint(lc.echo, std::nullopt);
+  const auto damaged = [&](const std::string& folder,
+                           const std::function<void(io::EnsembleCheckpoint&)>& damage) {
+    EXPECT_EQ(sh("rm -rf " + folder + " && cp -r r " + folder).code, 0);
+    const fs::path path = dir_ / folder / "checkpoint.bin";
+    io::EnsembleCheckpoint c = io::read_checkpoint(path, ensemble.model, fingerprint);
+    damage(c);
+    io::write_checkpoint(path, c.header, c.point.state, c.point.rotation);
+    return granular(run + folder + " --resume");
+  };
+  const int disk = ensemble.model.offset[3] + 2;
+  expect_refused(
+      damaged("spin", [&](io::EnsembleCheckpoint& c) { c.point.state.omega[disk] = 1e3; }),
+      "spin/checkpoint.bin: damaged checkpoint (packing 3, disk 2 (status ok): ω = "
+      "1e+03 rad/s");
+  expect_refused(damaged("high", [&](io::EnsembleCheckpoint& c) { c.point.state.y[disk] = 1e6; }),
+                 "high/checkpoint.bin: damaged checkpoint (packing 3, disk 2 (status ok): y = "
+                 "1e+06 m");
+  expect_refused(damaged("early", [](io::EnsembleCheckpoint& c) { c.point.state.t0 = -1.0; }),
+                 "early/checkpoint.bin: damaged checkpoint (it does not lie on the case's "
+                 "schedule");
+  expect_refused(
+      damaged("named",
+              [](io::EnsembleCheckpoint& c) { c.header.streams[0].name = "../victim.txt"; }),
+      "named/checkpoint.bin: damaged checkpoint (it records a streamed file \"../victim.txt\": a "
+      "name with a part '..'");
+  EXPECT_EQ(file_text(dir_ / "victim.txt"), "energy\n");
+  // the checkpoint as written resumes (and is stopped again: exit 75)
+  EXPECT_EQ(sh("timeout --preserve-status -s INT 2 '" + std::string(GRANULAR_CLI) + "' " + run +
+               "r --resume")
+                .code,
+            75);
 }
 
 }  // namespace
