@@ -60,11 +60,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!m.contains("compute")) continue;
         const ojson& c = m["compute"];
         Names names{{"quick", Value::of_bool(true)}};
-        for (const auto& [name, expr] : c.value("let", ojson::object()).items())
-          evaluate(expr, names, files);
+        // (held: items() of a temporary would dangle)
+        const ojson let = c.value("let", ojson::object());
+        const ojson require = c.value("require", ojson::array());
+        for (const auto& [name, expr] : let.items()) evaluate(expr, names, files);
         for (const char* key : {"value", "stderr", "pass"})
           if (c.contains(key)) evaluate(c[key], names, files);
-        for (const ojson& expr : c.value("require", ojson::array())) evaluate(expr, names, files);
+        for (const ojson& expr : require) evaluate(expr, names, files);
       }
     }
   } catch (const granular::io::CaseError&) {
