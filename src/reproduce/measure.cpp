@@ -145,6 +145,15 @@ class RunFiles {
   std::map<std::string, json> json_;
 };
 
+// True when every number in `v` (an array's too) is finite.
+bool finite(const Value& v) {
+  if (v.is_number()) return std::isfinite(v.number);
+  if (!v.is_array()) return true;
+  for (const Value& e : v.items)
+    if (!finite(e)) return false;
+  return true;
+}
+
 std::vector<double> number_array(const Value& v, const std::string& what) {
   std::vector<double> x;
   if (!v.is_array()) throw ExpressionError(what + ": expected an array, got " + v.brief());
@@ -286,6 +295,8 @@ Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir
     }
     step = "value";
     r.value = evaluate(c["value"].get<std::string>(), names, reader);
+    // a value that is no finite number gets no verdict, whatever a pass or require says
+    if (!finite(r.value)) throw ExpressionError("not a finite number: " + r.value.brief());
     names["value"] = r.value;
     if (c.contains("stderr")) {
       step = "stderr";
@@ -307,10 +318,8 @@ Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir
       return r;
     }
     step = "verdict";
-    const double value = as_number(r.value, "value");
-    if (!std::isfinite(value)) throw ExpressionError("not a finite number: " + r.value.brief());
-    r.verdict = compare_printed(entry.spec["printed"], entry.spec["tolerance"], plan.scale, value,
-                                r.message);
+    r.verdict = compare_printed(entry.spec["printed"], entry.spec["tolerance"], plan.scale,
+                                as_number(r.value, "value"), r.message);
   } catch (const std::exception& e) {
     r.verdict = Verdict::failed;
     r.message = step + ": " + e.what();

@@ -134,6 +134,40 @@ TEST_F(HostileSurfaces, MergeReadsAndWritesOnlyTheShardsOwnFiles) {
   EXPECT_EQ(granular("merge --out o/m s0 s1").code, 0);
 }
 
+// The campaign of issue 32 (tools/hostile_campaign.py --summaries): merge crashed (SIGSEGV) on a
+// packing whose rho2 was empty, wrote half a run for a summary missing sample_interval, left out
+// a snapshot whose record was deleted, and copied any per-packing number. Every value merge
+// takes from a summary is now checked against the case first.
+TEST_F(HostileSurfaces, MergeChecksEveryValueItTakes) {
+  make_shards();
+  struct Bad {
+    std::function<void(json&)> edit;
+    std::string start;
+  };
+  const std::vector<Bad> bad = {
+      {[](json& s) { s["packings"][2]["rho2"] = json::array(); },
+       "/packings/2/rho2: not an array of one value per disk"},
+      {[](json& s) { s["packings"][0]["sigma_a"] = nullptr; },
+       "/packings/0/sigma_a: not an array of one value per disk"},
+      {[](json& s) { s["packings"][1]["rho2"][4] = -9.2e18; },
+       "/packings/1/rho2/4: not a value this packing can have"},
+      {[](json& s) { s["packings"][1]["omega_bar"][0] = 1e6; },
+       "/packings/1/omega_bar/0: not a value this packing can have"},
+      {[](json& s) { s["packings"][0]["gamma"] = 7; }, "/packings/0/gamma: not the case's"},
+      {[](json& s) { s.erase("sample_interval"); }, "/sample_interval: missing, or not the case's"},
+      {[](json& s) { s["dt"] = 1.0; }, "/dt: missing, or not the case's"},
+      {[](json& s) { s["particle_steps"] = 1e300; }, "/particle_steps: not a count or time"},
+      {[](json& s) { s["files"].erase("snapshots/packing_0.pvd"); },
+       "/files: no record of snapshots/packing_0.pvd"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.start);
+    edited_shards(b.edit);
+    expect_refused(granular("merge --out o/m d0 d1"), "d0/summary.json: " + b.start);
+    EXPECT_FALSE(fs::exists(dir_ / "o" / "m"));
+  }
+}
+
 // Item 8: merge --out inside a shard wrote into the shard.
 TEST_F(HostileSurfaces, MergeNeverWritesIntoAShard) {
   make_shards();
@@ -326,12 +360,25 @@ TEST_F(HostileSurfaces, DivisionByZeroAndNonNumbersFailTheResult) {
     r["measure"]["compute"]["value"] = values[k].first;
     registry["results"].push_back(r);
   }
-  // a pass expression over a value that is no number
-  json pass = registry["results"][0];
-  pass["id"] = "pass";
-  pass["measure"]["compute"]["value"] = "sqrt(-1)";
-  pass["measure"]["compute"]["pass"] = "value > 0 or value <= 0";
-  registry["results"].push_back(pass);
+  // a value that is no finite number, whatever the pass or require (the campaign of issue 32
+  // found "agrees" for exp(1000) under a pass that ignores it, "disagrees" under a failed
+  // require), and a comparison of a number that is none
+  const std::vector<std::pair<std::string, json>> ignored = {
+      {"exp(1000)", {{"pass", "1 == 1"}}},
+      {"sqrt(-1)", {{"pass", "value > 0 or value <= 0"}}},
+      {"slope([1, 1], [1, 2])", {{"require", {"false"}}}}};
+  for (std::size_t k = 0; k < ignored.size(); ++k) {
+    json r = registry["results"][0];
+    r["id"] = "ignored" + std::to_string(k);
+    r["measure"]["compute"]["value"] = ignored[k].first;
+    r["measure"]["compute"].update(ignored[k].second);
+    registry["results"].push_back(r);
+  }
+  json compared = registry["results"][0];
+  compared["id"] = "compared";
+  compared["measure"]["compute"]["value"] = "1";
+  compared["measure"]["compute"]["pass"] = "sqrt(-1) < 2";
+  registry["results"].push_back(compared);
   write_registry(registry);
   const CliResult run = granular("reproduce --out rep --threads 1");
   EXPECT_EQ(run.code, 3) << run.err;
@@ -343,9 +390,16 @@ TEST_F(HostileSurfaces, DivisionByZeroAndNonNumbersFailTheResult) {
               std::string::npos)
         << report["results"][k]["message"];
   }
-  EXPECT_EQ(report["results"][values.size()]["verdict"], "failed");
-  EXPECT_NE(report["results"][values.size()]["message"].get<std::string>().find("not a number"),
-            std::string::npos);
+  for (std::size_t k = 0; k < ignored.size(); ++k) {
+    const json& r = report["results"][values.size() + k];
+    EXPECT_EQ(r["verdict"], "failed") << ignored[k].first;
+    EXPECT_NE(r["message"].get<std::string>().find("value: not a finite number"), std::string::npos)
+        << r["message"];
+  }
+  const json& c = report["results"][values.size() + ignored.size()];
+  EXPECT_EQ(c["verdict"], "failed");
+  EXPECT_NE(c["message"].get<std::string>().find("nan and 2: not a number"), std::string::npos)
+      << c["message"];
 }
 
 // Item 8: the wedge's wall law refused for a disk's areal density named /contact.

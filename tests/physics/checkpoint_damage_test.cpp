@@ -259,6 +259,17 @@ TEST_F(CheckpointDamage, KinematicsBeyondTheCasesReachAreRefusedNamingPackingAnd
       {"with the left wall", [&](EnsembleState& s) { s.x[disk] = -0.001; }},
       {"with the right wall", [&](EnsembleState& s) { s.x[disk] = 0.15; }},
       {"with the bottom wall", [&](EnsembleState& s) { s.y[disk] = -0.01; }},
+      // the campaign of issue 32: an acceleration or a Gear derivative beyond any force
+      {"accelerations are not those of its forces", [&](EnsembleState& s) { s.ay[disk] = 1e6; }},
+      {"accelerations are not those of its forces",
+       [&](EnsembleState& s) { s.alpha[disk] = 1e30; }},
+      {"a force of",
+       [&](EnsembleState& s) {
+         s.fy[disk] = 1e6;
+         s.ay[disk] = s.fy[disk] * case_.model.inv_mass[disk];
+       }},
+      {"a Gear derivative of order 4",
+       [&](EnsembleState& s) { s.gear_high[7 * case_.model.n_disks() + disk] = -1e300; }},
   };
   for (const auto& [what, damage] : damages) {
     SCOPED_TRACE(what);

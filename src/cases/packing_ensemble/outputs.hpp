@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "granular/cases/packing_ensemble.hpp"
 #include "granular/io/table.hpp"
 #include "granular/md/model.hpp"
 #include "granular/md/observables.hpp"
@@ -24,11 +25,15 @@ const io::TableSpec& disks_table();
 // a slice of it).
 using PackingIndex = std::function<int(int p)>;
 
-// The packing (its index in the whole ensemble) whose snapshot file `name` is, named as a run
-// names them in its folder ("snapshots/packing_<p>.lammpstrj", ".pvd" or ".gsd",
-// "snapshots/packing_<p>_<frame>.vtp"); nothing for any other name. Names read from a summary or
-// a checkpoint are matched against it, so that they can name nothing else.
+// The packing (its index in the whole ensemble) whose streamed snapshot file `name` is, named as
+// a run names them in its folder ("snapshots/packing_<p>.lammpstrj", ".pvd" or ".gsd"; a VTK
+// series' frames are written whole, not streamed); nothing for any other name. A checkpoint's
+// names of streamed files are matched against it, so that they can name nothing else.
 std::optional<int> snapshot_packing(const std::string& name);
+
+// The snapshot files a run writes of the packing with index q in the whole ensemble, `frames`
+// frames each, as `plan` asks: its dump, VTK collection and frames, GSD file.
+std::vector<std::string> snapshot_files(const SnapshotPlan& plan, int q, std::int64_t frames);
 
 // energy.csv's rows at time t: every packing of m.
 void write_energy_rows(io::TableStream& csv, double t, const md::EnsembleModel& m,

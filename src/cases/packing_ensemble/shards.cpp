@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "granular/io/file_record.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/plain_name.hpp"
+#include "granular/md/reach.hpp"
 #include "outputs.hpp"
 
 namespace granular::cases {
@@ -57,40 +59,42 @@ json read_summary(const fs::path& dir) {
   return summary;
 }
 
-// Why `name`, a file a shard's summary recorded, is not one this shard's run writes, or "": a
-// table, or a snapshot of one of its packings, inside its folder. Names are read from the
-// summary: checked before any file is read, so that a record can make merge read or write
-// nothing outside the folders given.
-std::string not_the_shards_file(const Shard& s, const std::string& name, int per_gamma,
-                                int n_gamma) {
-  const std::string outside = io::outside_folder(s.dir, name);
-  if (!outside.empty()) return outside;
-  for (const io::TableSpec& t : packing_ensemble_tables())
-    if (name == t.file) return "";
-  const std::optional<int> p = snapshot_packing(name);
-  if (!p) return "not a file a packing ensemble's run writes";
-  if (*p >= per_gamma * n_gamma || *p % per_gamma < s.range.first || *p % per_gamma >= s.range.last)
-    return "a snapshot of packing " + std::to_string(*p) + ", which is not one of this shard's (" +
-           range_text(s.range.first, s.range.last) + " of every Γ)";
-  return "";
+// The snapshot files a run of shard s writes: those of its packings the case photographs.
+std::set<std::string> shard_snapshots(const Shard& s, const SnapshotPlan& plan, std::int64_t frames,
+                                      int per_gamma) {
+  std::set<std::string> names;
+  for (const int q : plan.packings)
+    if (q % per_gamma >= s.range.first && q % per_gamma < s.range.last)
+      for (const std::string& name : snapshot_files(plan, q, frames)) names.insert(name);
+  return names;
 }
 
-// The files a shard's summary recorded (io/file_record.hpp) are its files as they are now, and
-// they include the tables: a shard cut short, copied half-way or mixed with another shard's
-// files is refused before anything is written.
-void verify_files(const Shard& s, int per_gamma, int n_gamma) {
+// The files a shard's summary recorded (io/file_record.hpp) are the files its run writes (the
+// tables and the snapshots of its own packings, inside its folder) as they are now: a shard cut
+// short, copied half-way or mixed with another shard's files is refused before anything is
+// written. The names are data: each is checked before any file is read, so that a record can
+// make merge read or write nothing outside the folders given.
+void verify_files(const Shard& s, const std::set<std::string>& snapshots) {
   if (!s.summary.contains("files"))
     throw CaseError(s.where(), "/files",
                     "missing: the shard was written by a granular that did not record its files; "
                     "run it again");
   const json& files = s.summary["files"];
   if (!files.is_object()) throw CaseError(s.where(), "/files", "not an object");
+  const std::vector<io::TableSpec> tables = packing_ensemble_tables();
   for (const auto& [name, record] : files.items()) {
-    const std::string why = not_the_shards_file(s, name, per_gamma, n_gamma);
+    std::string why = io::outside_folder(s.dir, name);
+    const bool table = std::any_of(tables.begin(), tables.end(),
+                                   [&](const io::TableSpec& t) { return t.file == name; });
+    if (why.empty() && !table && !snapshots.count(name))
+      why = "not a file this shard's run writes (its tables, and the snapshots of its packings " +
+            range_text(s.range.first, s.range.last) + " of every Γ the case photographs)";
     if (!why.empty()) throw CaseError(s.where(), "/files/" + io::pointer_token(name), why);
   }
-  for (const io::TableSpec& t : packing_ensemble_tables())
+  for (const io::TableSpec& t : tables)
     if (!files.contains(t.file)) throw CaseError(s.where(), "/files", "no record of " + t.file);
+  for (const std::string& name : snapshots)
+    if (!files.contains(name)) throw CaseError(s.where(), "/files", "no record of " + name);
   const std::string differ = io::files_differ(s.dir, files);
   if (!differ.empty()) throw CaseError(s.dir.string(), "", differ);
 }
@@ -103,14 +107,6 @@ T field(const Shard& s, const json& object, const std::string& key, const std::s
   } catch (const json::exception&) {
     throw CaseError(s.where(), pointer, "missing or of the wrong type");
   }
-}
-
-double number_or_nan(const json& v) { return v.is_number() ? v.get<double>() : NAN; }
-
-std::vector<double> numbers(const json& a) {
-  std::vector<double> v;
-  for (const json& x : a) v.push_back(number_or_nan(x));
-  return v;
 }
 
 // The status bits a summary's "status" names ("ok", or flag names joined by ',').
@@ -129,6 +125,48 @@ std::uint32_t status_bits(const Shard& s, const std::string& names, const std::s
     from = comma + 1;
   }
   return bits;
+}
+
+// Packing p's results as shard s's summary records them (`at` its pointer): its Γ and seed the
+// case's, each disk's ω̄, ρ² and σ_a a number or null (fewer than two samples), ρ² and σ_a in
+// [0, 1] by their definitions (md/observables.hpp), a healthy packing's |ω̄| within what its
+// drive and gravity can turn a disk (md/reach.hpp).
+md::PackingResult packing_result(const Shard& s, const json& entry, const std::string& at,
+                                 const md::EnsembleCase& c, int p) {
+  const md::EnsembleModel& m = c.model;
+  md::PackingResult pr;
+  pr.index = p;
+  pr.gamma_index = p / c.packings_per_gamma;
+  pr.gamma = field<double>(s, entry, "gamma", at + "/gamma");
+  if (pr.gamma != m.packings[p].gamma)
+    throw CaseError(s.where(), at + "/gamma", "not the case's Γ of packing " + std::to_string(p));
+  pr.seed = field<std::uint64_t>(s, entry, "seed", at + "/seed");
+  if (pr.seed != m.packings[p].seed)
+    throw CaseError(s.where(), at + "/seed", "not the case's seed of packing " + std::to_string(p));
+  pr.status =
+      status_bits(s, field<std::string>(s, entry, "status", at + "/status"), at + "/status");
+  const double spin = md::packing_reach(m, p).speed;
+  const auto read = [&](const char* key, std::vector<double>& out, double low, double high,
+                        bool per_radius) {
+    const std::string pointer = at + "/" + key;
+    if (!entry.contains(key) || !entry[key].is_array() ||
+        entry[key].size() != static_cast<std::size_t>(m.packing_size(p)))
+      throw CaseError(s.where(), pointer, "not an array of one value per disk of the packing");
+    for (std::size_t k = 0; k < entry[key].size(); ++k) {
+      const json& v = entry[key][k];
+      const double top = per_radius ? spin / m.radius[m.offset[p] + k] : high;
+      const double x = v.is_number() ? v.get<double>() : NAN;
+      if (!v.is_null() && !(v.is_number() && x >= (per_radius ? -top : low) && x <= top))
+        throw CaseError(s.where(), pointer + "/" + std::to_string(k),
+                        "not a value this packing can have");
+      out.push_back(x);
+    }
+  };
+  const bool healthy = pr.status == md::status_ok;
+  read("omega_bar", pr.omega_bar, -INFINITY, INFINITY, healthy);
+  read("rho2", pr.rho2, 0.0, 1.0, false);
+  read("sigma_a", pr.sigma_a, 0.0, 1.0, false);
+  return pr;
 }
 
 // The lines of dir/name after its header, counted; the header must be `header`.
@@ -275,9 +313,16 @@ void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_di
   const int n_gamma = static_cast<int>(c.gamma_values.size());
   if (c.packings_per_gamma != per_gamma)
     throw CaseError(shards.front().where(), "/packings_per_gamma", "not the case's");
-  for (const Shard& s : shards) verify_files(s, per_gamma, n_gamma);
+  const SnapshotPlan& photos = ensemble->snapshots();
+  const std::int64_t frames = photos.frames(md::plan_run(c.schedule, c.model.dt).steps.chunks());
+  std::vector<std::set<std::string>> snapshots;
+  for (const Shard& s : shards) {
+    snapshots.push_back(shard_snapshots(s, photos, frames, per_gamma));
+    verify_files(s, snapshots.back());
+  }
 
   // every packing's results, in the whole run's order
+  const md::RunSteps steps = md::plan_run(c.schedule, c.model.dt).steps;
   md::EnsembleResult r;
   r.packings.resize(static_cast<std::size_t>(c.model.n_packings()));
   std::vector<bool> seen(r.packings.size(), false);
@@ -296,23 +341,44 @@ void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_di
           r_in_gamma >= s.range.last)
         throw CaseError(s.where(), at + "/index", "not a packing of this shard, or repeated");
       seen[p] = true;
-      md::PackingResult& pr = r.packings[p];
-      pr.index = p;
-      pr.gamma_index = p / per_gamma;
-      pr.gamma = number_or_nan(list[j].at("gamma"));
-      pr.seed = field<std::uint64_t>(s, list[j], "seed", at + "/seed");
-      pr.status =
-          status_bits(s, field<std::string>(s, list[j], "status", at + "/status"), at + "/status");
-      pr.omega_bar = numbers(list[j].at("omega_bar"));
-      pr.rho2 = numbers(list[j].at("rho2"));
-      pr.sigma_a = numbers(list[j].at("sigma_a"));
+      r.packings[p] = packing_result(s, list[j], at, c, p);
     }
-    particle_steps += field<double>(s, s.summary, "particle_steps", "/particle_steps");
-    wall_time += field<double>(s, s.summary, "wall_time_s", "/wall_time_s");
-    advance_time += field<double>(s, s.summary, "advance_time_s", "/advance_time_s");
-    threads = std::max(threads, field<int>(s, s.summary, "threads", "/threads"));
+    // the run's costs: counts and times >= 0, particle-steps at most its steps' worth
+    const auto cost = [&](const char* key, double most) {
+      const double v = field<double>(s, s.summary, key, std::string("/") + key);
+      if (!(v >= 0.0 && v <= most))
+        throw CaseError(s.where(), std::string("/") + key, "not a count or time of this shard");
+      return v;
+    };
+    double disks = 0.0;
+    for (int q = 0; q < c.model.n_packings(); ++q)
+      if (q % per_gamma >= s.range.first && q % per_gamma < s.range.last)
+        disks += c.model.packing_size(q);
+    particle_steps += cost("particle_steps", static_cast<double>(steps.total()) * disks);
+    wall_time += cost("wall_time_s", INFINITY);
+    advance_time += cost("advance_time_s", INFINITY);
+    const int used = field<int>(s, s.summary, "threads", "/threads");
+    if (used < 1) throw CaseError(s.where(), "/threads", "not a thread count");
+    threads = std::max(threads, used);
   }
   r.gammas = md::average_by_gamma(c, r.packings);
+
+  // the keys of the case, as the whole run writes them: the case's, which every shard's summary
+  // must hold (a summary is data: nothing of it is copied unchecked)
+  json keys;
+  keys["method"] = "md";
+  keys["dt"] = io::json_number(c.model.dt);
+  keys["sample_interval"] = io::json_number(static_cast<double>(steps.sample_steps) * c.model.dt);
+  keys["steps"] = steps.total();
+  for (const Shard& s : shards)
+    for (const char* key : {"dt", "sample_interval", "steps"})
+      if (s.summary.value(key, json()) != keys[key])
+        throw CaseError(s.where(), std::string("/") + key,
+                        "missing, or not the case's " + keys[key].dump() + ": not a run of it");
+  const json& backend = shards.front().summary.value("backend", json());
+  if (!backend.is_string())
+    throw CaseError(shards.front().where(), "/backend", "missing or not a backend's name");
+  keys["backend"] = backend;
 
   // the tables are checked before anything is written
   const std::uint64_t chunks = count_chunks(shards, n_gamma);
@@ -329,21 +395,14 @@ void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_di
          angles_in.gcount() > 0)
     angles_out.write(block.data(), static_cast<std::size_t>(angles_in.gcount()));
   angles_out.close();
-  // snapshots: each packing's files come from the one shard that ran it, as it recorded them
-  // (verify_files: names of its own packings, inside its folder)
-  for (const Shard& s : shards) {
-    for (const auto& [name, record] : s.summary["files"].items()) {
-      if (!snapshot_packing(name)) continue;
+  // snapshots: each packing's files come from the one shard that ran it (verify_files)
+  for (std::size_t k = 0; k < shards.size(); ++k)
+    for (const std::string& name : snapshots[k]) {
       fs::create_directories(out_dir / "snapshots");
-      fs::copy_file(s.dir / name, out_dir / name);
+      fs::copy_file(shards[k].dir / name, out_dir / name);
     }
-  }
 
-  // the keys of the case are the shards'; the run's costs add up (docs/outputs.md)
-  const json& first = shards.front().summary;
-  json keys;
-  for (const char* key : {"method", "dt", "sample_interval", "steps", "backend"})
-    keys[key] = first.at(key);
+  // the run's costs add up (docs/outputs.md)
   keys["particle_steps"] = io::json_count(particle_steps);
   keys["wall_time_s"] = io::json_number(wall_time);
   keys["advance_time_s"] = io::json_number(advance_time);

@@ -2,6 +2,7 @@
 #include "streams.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 
@@ -35,9 +36,7 @@ std::optional<int> leading_index(const std::string& text, std::size_t& used) {
 // What a checkpoint may name as a streamed file: the tables and the snapshots.
 bool is_stream_name(const std::string& name) {
   if (name == energy_table().file || name == angles_table().file) return true;
-  // a VTK series' frames are written whole, once: only its .pvd is streamed
-  const bool frame = name.size() > 4 && name.compare(name.size() - 4, 4, ".vtp") == 0;
-  return !frame && snapshot_packing(name).has_value();
+  return snapshot_packing(name).has_value();
 }
 
 }  // namespace
@@ -51,11 +50,24 @@ std::optional<int> snapshot_packing(const std::string& name) {
   if (!p) return std::nullopt;
   const std::string tail = rest.substr(used);
   if (tail == ".lammpstrj" || tail == ".pvd" || tail == ".gsd") return p;
-  // a VTK series' frame: packing_<p>_<six or more digits>.vtp (io::VtkSeries)
-  if (tail.size() >= 11 && tail[0] == '_' && tail.compare(tail.size() - 4, 4, ".vtp") == 0 &&
-      tail.find_first_not_of("0123456789", 1) == tail.size() - 4)
-    return p;
   return std::nullopt;
+}
+
+std::vector<std::string> snapshot_files(const SnapshotPlan& plan, int q, std::int64_t frames) {
+  const std::string stem = "snapshots/packing_" + std::to_string(q);
+  std::vector<std::string> names;
+  if (plan.lammps) names.push_back(stem + ".lammpstrj");
+  if (plan.gsd) names.push_back(stem + ".gsd");
+  if (plan.vtk) {
+    names.push_back(stem + ".pvd");
+    // io::VtkSeries' frames: <stem>_<frame, six digits or more>.vtp
+    for (std::int64_t k = 0; k < frames; ++k) {
+      char number[24];
+      std::snprintf(number, sizeof number, "_%06lld", static_cast<long long>(k));
+      names.push_back(stem + number + ".vtp");
+    }
+  }
+  return names;
 }
 
 std::uint64_t StreamSums::of(const std::string& name, std::uint64_t bytes) {
