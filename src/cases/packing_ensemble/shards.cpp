@@ -82,7 +82,8 @@ void verify_files(const Shard& s, const std::set<std::string>& snapshots) {
   const json& files = s.summary["files"];
   if (!files.is_object()) throw CaseError(s.where(), "/files", "not an object");
   const std::vector<io::TableSpec> tables = packing_ensemble_tables();
-  for (const auto& [name, record] : files.items()) {
+  for (const auto& item : files.items()) {
+    const std::string& name = item.key();
     std::string why = io::outside_folder(s.dir, name);
     const bool table = std::any_of(tables.begin(), tables.end(),
                                    [&](const io::TableSpec& t) { return t.file == name; });
