@@ -6,20 +6,25 @@
 // The scale is the faster of the two ways a disk gets moving: the plate's top speed A ω, and a
 // fall through the whole bed, sqrt(2 g h_bed), where h_bed = Σ π R² / W is the height the
 // packing's disks fill as a solid layer (settling from the bed's construction, flights inside
-// it). A vibrated bed's speeds follow the plate's: over the shipped packings at Γ = 0.3 to 29
-// the fastest disk ran at 0.13-0.53 of sqrt(2 g h_bed) + A ω and at most 5.7 A ω
-// (tools/measure_reach.py). The bound takes each scale with a margin of four over what was
-// measured:
+// it). A vibrated bed's speeds follow the plate's; the bound takes each scale with a margin:
 //   speed       |v| and rim speed |ω| R  <  V = 20 A ω + 4 sqrt(2 g h_bed)
 // (friction drives a rim towards rolling on what it touches: the rim never outruns the
-// contacts' relative speeds, themselves below V); and from V:
+// contacts' relative speeds, themselves below V). Over the shipped packings at Γ = 0.3 to 29 the
+// fastest disk ran at 0.20 V (6.8 A ω), the fastest rim at 0.11 V (tools/measure_reach.py). From
+// V:
 //   height      y  <  A + 2 h_bed + V² / (2 g)        (a flight from the top of the bed)
 //   wall        overlap  <  δ = V sqrt(m_max / k_n) + M g / k_n, the impact of the heaviest
-//               disk at V plus the whole packing's weight on the spring, and at most R (a
-//               centre beyond a wall went through it: the engine's outside_box)
+//               disk at V on the softer spring plus the whole packing's weight on it, and at
+//               most R (a centre beyond a wall went through it: the engine's outside_box)
 //   angle       |θ|  <  2π + (V / R) (t − t_start)   (spun at the bound since construction)
-// Packings with prescribed bodies or an applied torque (the thesis' 3-disk and wedge systems,
-// which keep no checkpoints) are bounded by what the engine resolves instead: |v| dt < 2R.
+//   forces      |f| < Z (1 + μ) F_n + m g, |τ| < Z μ F_n R: Z contacts, each F_n at most
+//               k_n min(R, δ) + γ_n 2V; accelerations are the forces' (a = f / m) bit for bit,
+//               Gear's derivatives of order k below 40 a_max / dt^(k−2)
+//   history     the neighbor lists' reference position within skin/2 + V dt; an open contact's
+//               anchor angles within the angle bound, its stretch below μ F_n / k_t
+// docs/outputs.md ("What a checkpoint's state may hold") has the reasons. Packings with
+// prescribed bodies or an applied torque (the thesis' 3-disk and wedge systems, which keep no
+// checkpoints) are bounded by what the engine resolves instead: |v| dt < 2R.
 #pragma once
 
 #include <string>
