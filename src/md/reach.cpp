@@ -185,6 +185,14 @@ std::string rotation_beyond_reach(const EnsembleModel& m, const EnsembleState& s
       const RotationStats& r = rotation[i];
       if (r.count <= 0) continue;
       const double spin = speed / m.radius[i];  // the fastest it can turn [rad/s]
+      // the angle now, from the latest sample's, at most a chunk's worth of turning away (a
+      // sample after the state's time is the schedule's check: md::resume_defect)
+      const double since = s.time(m) - r.t_last;
+      if (since >= 0.0 && !(std::fabs(s.theta[i] - r.theta_last) <= spin * since * (1.0 + 1e-9)))
+        return "packing " + std::to_string(p) + ", disk " + std::to_string(i - m.offset[p]) +
+               " (status ok): θ = " + number(s.theta[i]) +
+               " rad, more than a disk turning at most " + number(spin) +
+               " rad/s can have turned since its latest sample (" + number(r.theta_last) + " rad)";
       const double n = static_cast<double>(r.count);
       const double tau = r.t_last - r.t_first;  // what the samples span [s]
       const double phi = spin * tau;            // the most it can have turned over them [rad]

@@ -16,7 +16,8 @@
 //   wall        overlap  <  δ = V sqrt(m_max / k_n) + M g / k_n, the impact of the heaviest
 //               disk at V on the softer spring plus the whole packing's weight on it, and at
 //               most R (a centre beyond a wall went through it: the engine's outside_box)
-//   angle       |θ|  <  2π + (V / R) (t − t_start)   (spun at the bound since construction)
+//   angle       |θ|  <  2π + (V / R) (t − t_start)   (spun at the bound since construction),
+//               and within (V / R)(t − t_last) of the latest rotation sample's
 //   forces      |f| < Z (1 + μ) F_n + m g, |τ| < Z μ F_n R: Z contacts, each F_n at most
 //               k_n min(R, δ) + γ_n 2V; accelerations are the forces' (a = f / m) bit for bit,
 //               Gear's derivatives of order k below 40 a_max / dt^(k−2)
