@@ -102,13 +102,6 @@ class PinnedResults : public granular::test::CliScratch {
   // Where a pinned value lives in today's outputs (the same place it was pinned from).
   static json pinned_view(const std::string& model, const std::string& key, const json& summary,
                           const fs::path& out) {
-    // the prism's reason and detail moved to the top level (one run status for every model)
-    if (model == "prism" && key == "termination") {
-      json t = summary["termination"];
-      t["reason"] = summary["reason"];
-      t["detail"] = summary["detail"];
-      return t;
-    }
     // the billiard's collisions are no longer repeated in summary.json: collisions.csv has them
     // at round-trip precision
     if (model == "billiard" && key == "collisions") {
@@ -125,8 +118,6 @@ class PinnedResults : public granular::test::CliScratch {
       }
       return list;
     }
-    // the dimer's "ok" is every model's "completed" now
-    if (model == "dimer" && key == "status" && summary["status"] == "completed") return "ok";
     return summary.contains(key) ? summary[key] : json();
   }
 

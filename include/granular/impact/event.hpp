@@ -76,17 +76,25 @@ class EventIntegrator {
     return o_.scheme == Scheme::rk4 ? rk4_step(t, y, h) : dopri5_step(t, y, h, error);
   }
 
+  // Each stretch advance() moves through: from (t0, y0) to (t1, y1), a step of the scheme or the
+  // part of one up to an event. The state at any time τ in it is step(t0, y0, τ − t0), the
+  // scheme's own continuation, as events are located (a dense output that never changes the
+  // steps taken).
+  using Stretch = std::function<void(double t0, const State& y0, double t1, const State& y1)>;
+
   // Advances (t, y) towards t_end. Stops at the first event in `events` (returning it; t and y
-  // are then the event's) or at t_end (returning nothing). An event whose function is already
-  // on its far side at the start is not reported again until it has crossed back.
+  // are then the event's) or at t_end exactly (returning nothing). An event whose function is
+  // already on its far side at the start is not reported again until it has crossed back.
+  // `stretch`, when given, hears every stretch moved through, in order.
   std::optional<EventHit> advance(double& t, State& y, double t_end,
-                                  const std::vector<Event>& events) {
+                                  const std::vector<Event>& events, const Stretch& stretch = {}) {
     std::vector<double> g0(events.size());
     for (std::size_t k = 0; k < events.size(); ++k) g0[k] = events[k].g(t, y);
     while (t < t_end) {
       double h = std::min(o_.scheme == Scheme::rk4 ? o_.step : h_, t_end - t);
       State y1 = take_step(t, y, h);
-      const double t1 = t + h;
+      // the last step ends on t_end itself, not on t + (t_end − t) rounded
+      const double t1 = h == t_end - t ? t_end : t + h;
       // an adaptive step below the resolution of t would never get there (a singularity)
       if (!(t1 > t))
         throw std::runtime_error("EventIntegrator: step size underflow at t = " +
@@ -100,10 +108,12 @@ class EventIntegrator {
         if (!first || hit.t < first->t) first = std::move(hit);
       }
       if (first) {
+        if (stretch) stretch(t, y, first->t, first->y);
         t = first->t;
         y = first->y;
         return first;
       }
+      if (stretch) stretch(t, y, t1, y1);
       t = t1;
       y = std::move(y1);
       for (std::size_t k = 0; k < events.size(); ++k) g0[k] = events[k].g(t, y);

@@ -4,14 +4,15 @@
 // model supplies those; the driver owns the time loop, the sampling grid, the event budget,
 // the Zeno guard and the run status, the same for every model.
 //
-// The loop, from (t0, y0):
-//   1. a row of the time series when t has reached the next grid time k·Δ (or t_end);
-//   2. the end, at t_end;
-//   3. the model's phase at (t, y) (or its stop): an event that holds at once is applied
+// The loop, from (t0, y0) (a row of the time series there):
+//   1. the end, at t_end (a row there);
+//   2. the model's phase at (t, y) (or its stop): an event that holds at once is applied
 //      without moving;
-//      else the phase runs to the first of its events, the next grid time, t_end or the
-//      phase's own horizon;
-//   4. the transition map of the event that ended it, or the model's check at a phase end.
+//      else the phase runs to the first of its events, t_end or the phase's own horizon, and
+//      the rows at the grid times k·Δ it passes come from its dense output (the scheme's own
+//      continuation of each step): the rows never shorten a step, so no output setting
+//      changes the motion;
+//   3. the transition map of the event that ended it, or the model's check at a phase end.
 // An integrator failure or a non-finite state ends the run with that status, never with an
 // exception: the model's finish() still sees the outcome and writes what it has.
 #pragma once
@@ -69,10 +70,19 @@ struct NamedEvent {
   Direction direction = Direction::falling;
 };
 
-// A smooth phase the model integrates itself: advances (t, y) towards `target` and returns the
-// event that ended it early, if any.
+// The state along a stretch of motion, at any time within it.
+using DenseOutput = std::function<State(double t)>;
+
+// The rows of the time series within a stretch (t0, t1] of a phase, sampled by the driver from
+// the stretch's dense output. A phase solver calls it for every stretch it moves through, in
+// order.
+using StretchRows = std::function<void(double t0, double t1, const DenseOutput& at)>;
+
+// A smooth phase the model integrates itself: advances (t, y) towards `target`, telling `rows`
+// every stretch it moves through, and returns the event that ended it early, if any.
 template <class Kind>
-using PhaseSolver = std::function<std::optional<Kind>(double& t, State& y, double target)>;
+using PhaseSolver =
+    std::function<std::optional<Kind>(double& t, State& y, double target, const StretchRows& rows)>;
 
 // What the model does from (t, y) on.
 template <class Kind>
@@ -153,6 +163,14 @@ RunOutcome run_hybrid(HybridModel<Kind>& model, double t0, State y0, const Drive
     return sampling ? static_cast<double>(next_row) * o.sample_interval
                     : std::numeric_limits<double>::infinity();
   };
+  double last_row = -std::numeric_limits<double>::infinity();
+  // the rows at the grid times a stretch (t0, t1] passes (those before t0 are taken)
+  const StretchRows rows = [&](double, double t1, const DenseOutput& at) {
+    for (; grid() <= t1; ++next_row) {
+      model.sample(grid(), at(grid()));
+      last_row = grid();
+    }
+  };
 
   // the wall clock is read every 1024 turns of the loop, a negligible cost
   using clock = std::chrono::steady_clock;
@@ -167,13 +185,15 @@ RunOutcome run_hybrid(HybridModel<Kind>& model, double t0, State y0, const Drive
   };
 
   std::optional<Stop> stop = model.start(t, y, ctx);
+  if (!stop && sampling) {
+    model.sample(t, y);
+    last_row = t;
+    while (grid() <= t) ++next_row;
+  }
   while (!stop) {
     report();
-    if (sampling && t >= std::min(grid(), o.t_end)) {
-      model.sample(t, y);
-      while (grid() <= t) ++next_row;
-    }
     if (t >= o.t_end) {
+      if (sampling && last_row < t) model.sample(t, y);  // the last row, at t_end
       stop = Stop{o.at_t_end, "", "the time limit t_end was reached"};
       break;
     }
@@ -184,23 +204,29 @@ RunOutcome run_hybrid(HybridModel<Kind>& model, double t0, State y0, const Drive
     }
     std::optional<Kind> hit = ph.now;
     if (!hit) {
-      const double target = std::min({o.t_end, grid(), ph.horizon});
+      const double target = std::min(o.t_end, ph.horizon);
       try {
         if (ph.solver) {
-          hit = ph.solver(t, y, target);
+          hit = ph.solver(t, y, target, rows);
         } else if (ph.rhs) {
           std::vector<Event> events;
           events.reserve(ph.events.size());
           for (const NamedEvent<Kind>& e : ph.events) events.push_back({e.g, e.direction});
           ode.set_rhs(std::move(ph.rhs));
-          if (const auto h = ode.advance(t, y, target, events))
+          const auto stretch = [&](double t0, const State& y0, double t1, const State& y1) {
+            rows(t0, t1, [&](double at) { return at == t1 ? y1 : ode.step(t0, y0, at - t0); });
+          };
+          if (const auto h = ode.advance(t, y, target, events, stretch))
             hit = ph.events[static_cast<std::size_t>(h->index)].kind;
+        } else {
+          const State rest = y;  // nothing moves
+          rows(t, target, [&](double) { return rest; });
         }
       } catch (const std::runtime_error& e) {
         stop = Stop{RunStatus::integrator_failed, "", e.what()};
         break;
       }
-      if (!hit) t = target;  // the last step ends on the target (h = target − t), or at rest
+      if (!hit) t = target;  // the last step ends on the target, or at rest
     }
     if (!finite(t, y)) {
       stop = hybrid_detail::non_finite();

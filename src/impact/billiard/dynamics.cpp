@@ -138,7 +138,8 @@ BilliardContactChoice billiard_contact_mode(const Params& m, const BilliardOnSur
 std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, const OdeOptions& ode,
                                                            BilliardOnSurface& c,
                                                            BilliardContactMode mode, double sigma,
-                                                           double& t, double t_end, int& other) {
+                                                           double& t, double t_end, int& other,
+                                                           const SurfaceStretch& stretch) {
   const Surface on = c.surface;
   const auto at = [on](const State& y) {
     return BilliardOnSurface{on, y[kFoot], y[kTangential], y[kSpin]};
@@ -197,7 +198,13 @@ std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, cons
   EventIntegrator integrator(rhs, ode);
   State y(kSize);
   y << c.foot, c.u_t, c.spin;
-  const std::optional<EventHit> hit = integrator.advance(t, y, t_end, events);
+  const auto rows = [&](double t0, const State& y0, double t1, const State& y1) {
+    if (stretch)
+      stretch(t0, t1, [&](double when) {
+        return at(when == t1 ? y1 : integrator.step(t0, y0, when - t0));
+      });
+  };
+  const std::optional<EventHit> hit = integrator.advance(t, y, t_end, events, rows);
   c = at(y);
   if (hit) {
     other = hit_surface[static_cast<std::size_t>(hit->index)];

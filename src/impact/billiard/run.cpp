@@ -43,9 +43,13 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
     Phase<BilliardEvent> ph;
     ph.horizon = t + 100.0 * o_.driver.ode.step;  // chunks of 100 steps
     if (in_contact_) {
-      ph.solver = [this](double& tt, State& y, double target) -> std::optional<BilliardEvent> {
-        contact_end_ =
-            billiard_contact_advance(m_, o_.driver.ode, on_, mode_, sigma_, tt, target, other_);
+      ph.solver = [this](double& tt, State& y, double target,
+                         const impact::StretchRows& rows) -> std::optional<BilliardEvent> {
+        const auto stretch = [&](double t0, double t1, const SurfaceOutput& at) {
+          rows(t0, t1, [&](double when) { return billiard_from_surface(m_, when, at(when)); });
+        };
+        contact_end_ = billiard_contact_advance(m_, o_.driver.ode, on_, mode_, sigma_, tt, target,
+                                                other_, stretch);
         y = billiard_from_surface(m_, tt, on_);
         if (!contact_end_) return std::nullopt;
         return BilliardEvent{BilliardEvent::Type::contact_end, on_.surface};

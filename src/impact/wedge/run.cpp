@@ -34,8 +34,17 @@ class WedgeModel : public HybridModel<WedgeEvent> {
 
   Phase<WedgeEvent> phase(double, State&, DriverContext&) override {
     Phase<WedgeEvent> ph;
-    ph.solver = [this](double& t, State& y, double target) -> std::optional<WedgeEvent> {
+    ph.solver = [this](double& t, State& y, double target,
+                       const impact::StretchRows& rows) -> std::optional<WedgeEvent> {
       const double dt = std::min(flight_.time, target - t);
+      // the rows within the flight from its closed form
+      const State start = y;
+      const double t0 = t;
+      rows(t0, t0 + dt, [&](double at) {
+        State s = start;
+        fly(at - t0, s[kX], s[kY], s[kVx], s[kVy]);
+        return s;
+      });
       fly(dt, y[kX], y[kY], y[kVx], y[kVy]);
       in_flight_ += dt;
       if (dt < flight_.time) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -116,6 +117,48 @@ TEST(HybridDriver, RowsLieOnTheGridKTimesDeltaAndAtTEnd) {
   ASSERT_EQ(ball.rows_.size(), 12u);
   for (int k = 0; k <= 10; ++k) EXPECT_EQ(ball.rows_[k], k * 0.1) << k;
   EXPECT_EQ(ball.rows_.back(), 1.05);
+}
+
+// Issue 33, item 4: the rows ended an integrator step on every grid time, so the sampling
+// interval changed the step sequence and, through it, every result of a sensitive (multistable)
+// run. The rows now come from each step's dense output: the motion is bitwise the same for any
+// sampling interval, and a row is the state at its grid time.
+TEST(HybridDriver, TheSamplingIntervalChangesNoResult) {
+  std::vector<double> times;
+  State end;
+  for (const double interval : {0.0, 0.1, 0.0137, 1e-3}) {
+    SCOPED_TRACE(interval);
+    Ball ball(0.8);
+    DriverOptions o = options(2.5);
+    o.sample_interval = interval;
+    const RunOutcome out = run_hybrid(ball, 0.0, dropped_from(1.0), o);
+    if (times.empty()) {
+      times = ball.impact_times_;
+      end = out.y;
+      continue;
+    }
+    EXPECT_EQ(ball.impact_times_, times);  // bitwise
+    EXPECT_EQ(out.y[0], end[0]);
+    EXPECT_EQ(out.y[1], end[1]);
+  }
+}
+
+TEST(HybridDriver, ARowIsTheStateAtItsGridTime) {
+  // before the first impact (t1 = 0.4515 s) the ball falls freely: h = 1 − g t²/2, v = −g t
+  class Rows : public Ball {
+   public:
+    Rows() : Ball(0.8) {}
+    void sample(double t, const State& y) override { states_.push_back({t, y[0], y[1]}); }
+    std::vector<std::array<double, 3>> states_;
+  } ball;
+  DriverOptions o = options(0.45);
+  o.sample_interval = 0.0137;  // off the integrator's 1 ms steps
+  run_hybrid(ball, 0.0, dropped_from(1.0), o);
+  ASSERT_EQ(ball.states_.size(), 34u);  // 0, 0.0137, ..., 0.4384 and t_end
+  for (const auto& [t, h, v] : ball.states_) {
+    EXPECT_NEAR(h, 1.0 - 0.5 * kG * t * t, 1e-12) << t;
+    EXPECT_NEAR(v, -kG * t, 1e-12) << t;
+  }
 }
 
 TEST(HybridDriver, NoRowsWithoutASamplingInterval) {

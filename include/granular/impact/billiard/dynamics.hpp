@@ -8,6 +8,7 @@
 #error "granular/impact/billiard/dynamics.hpp is host-only"
 #endif
 
+#include <functional>
 #include <optional>
 
 #include "granular/impact/billiard/geometry.hpp"
@@ -85,13 +86,19 @@ struct BilliardContactChoice {
 BilliardContactChoice billiard_contact_mode(const Params& m, const BilliardOnSurface& c, double t,
                                             bool zero_slip);
 
+// The contact state along a stretch of motion, at any time within it; and what hears each
+// stretch (t0, t1] a contact mode moves through, with it (the run's rows come from it).
+using SurfaceOutput = std::function<BilliardOnSurface(double t)>;
+using SurfaceStretch = std::function<void(double t0, double t1, const SurfaceOutput& at)>;
+
 // Integrates one contact mode from (t, c) towards t_end on the shared EventIntegrator; stops
 // at the first event (lift-off, slip or stick, wedge corner, another surface's gap closing)
 // or at t_end (returning nothing), with the integrator `ode`. `other` receives the index in
-// surfaces() of a surface hit.
+// surfaces() of a surface hit; `stretch`, when given, hears every stretch moved through.
 std::optional<BilliardContactEnd> billiard_contact_advance(const Params& m, const OdeOptions& ode,
                                                            BilliardOnSurface& c,
                                                            BilliardContactMode mode, double sigma,
-                                                           double& t, double t_end, int& other);
+                                                           double& t, double t_end, int& other,
+                                                           const SurfaceStretch& stretch = {});
 
 }  // namespace granular::billiard
