@@ -209,9 +209,10 @@ TEST_F(Mpi, ReproduceSplitsItsRunsOverTheRanks) {
 
   const granular::test::CliResult one =
       sh("'" + std::string(GRANULAR_CLI) + "' reproduce --out one --threads 1");
-  ASSERT_EQ(one.code, 0) << one.err;
+  // (the pendulum paper's joint-force claims disagree as printed: exit 3 on both)
+  ASSERT_TRUE(one.code == 0 || one.code == 3) << one.err;
   const granular::test::CliResult ranks = sh(mpirun(2) + "reproduce --out two --threads 1");
-  ASSERT_EQ(ranks.code, 0) << ranks.err;
+  ASSERT_EQ(ranks.code, one.code) << ranks.err;
   // every run ran once, on one rank or the other
   for (const char* run : {"[1/3]", "[2/3]", "[3/3]"}) {
     EXPECT_NE(ranks.err.find(run), std::string::npos) << ranks.err;

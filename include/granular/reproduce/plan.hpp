@@ -54,9 +54,9 @@ Plan make_plan(const std::filesystem::path& registry, Scale scale,
                double max_cost_s = INFINITY);
 // The same from the registry's document `doc`, read from `registry` (which names it in messages
 // and whose folder's parent is the project root).
-Plan plan_of(const nlohmann::ordered_json& doc, const std::filesystem::path& registry,
-             Scale scale, const std::vector<std::string>& papers,
-             const std::vector<std::string>& ids, double max_cost_s = INFINITY);
+Plan plan_of(const nlohmann::ordered_json& doc, const std::filesystem::path& registry, Scale scale,
+             const std::vector<std::string>& papers, const std::vector<std::string>& ids,
+             double max_cost_s = INFINITY);
 
 // True when DIR/runs/<run.folder> holds a finished run of that case (or validate.json).
 bool run_done(const Plan& plan, const Run& run, const std::filesystem::path& dir);
