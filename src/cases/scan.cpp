@@ -83,7 +83,17 @@ class ScanCase : public Case {
     }
     io::write_file_atomic(ctx.out_dir / "scan.csv", csv.str());
     nlohmann::json summary = run_summary_head(points_.front().loaded.model, ctx.case_echo);
-    summary["status"] = "completed";
+    // the scan's status is its points': completed only when every point's run completed (or,
+    // for the supported disk, ended "ok"); else the first other status, and how many ended so
+    std::string status = "completed";
+    int unfinished = 0;
+    for (const nlohmann::json& p : summaries) {
+      const std::string s = p.value("status", std::string("completed"));
+      if (s == "completed" || s == "ok") continue;
+      if (unfinished++ == 0) status = s;
+    }
+    summary["status"] = status;
+    if (unfinished > 0) summary["points_not_completed"] = unfinished;
     summary["scan"] = {{"keys", keys_}, {"points", points_.size()}, {"file", "scan.csv"}};
     io::write_json_atomic(ctx.out_dir / "summary.json", summary);
     return RunEnd::complete;

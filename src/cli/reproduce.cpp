@@ -155,24 +155,22 @@ int reproduce_part(const std::vector<std::string>& args, int rank, int ranks,
   }
   if (rank != 0) return kSuccess;
   std::vector<reproduce::Result> results;
-  std::map<Verdict, int> tally;
+  int wrong = 0;  // disagreements and failures
   for (const reproduce::Entry& e : plan.entries) {
     results.push_back(reproduce::measure(plan, e, dir));
     const reproduce::Result& r = results.back();
-    ++tally[r.verdict];
+    wrong += r.verdict == Verdict::disagrees || r.verdict == Verdict::failed;
     if (r.verdict == Verdict::not_measured) continue;
     std::string engine = r.value.brief();
     if (std::isfinite(r.stderr_value))
       engine += " +- " + reproduce::Value::of(r.stderr_value).brief();
-    std::printf("%-13s %-52s %s\n", reproduce::verdict_name(r.verdict), r.id.c_str(),
+    std::printf("%-26s %-52s %s\n", reproduce::verdict_name(r.verdict), r.id.c_str(),
                 r.verdict == Verdict::failed ? io::one_line(r.message).c_str() : engine.c_str());
   }
   reproduce::write_report(dir, plan, results);
-  out << tally[Verdict::agrees] << " agree, " << tally[Verdict::disagrees] << " disagree, "
-      << tally[Verdict::failed] << " failed, " << tally[Verdict::not_measured]
-      << " not measured; report in " << (dir / "report.html").string() << " and "
-      << (dir / "report.md").string() << "\n";
-  return tally[Verdict::disagrees] + tally[Verdict::failed] == 0 ? kSuccess : kDisagrees;
+  out << reproduce::tally_text(results) << "; report in " << (dir / "report.html").string()
+      << " and " << (dir / "report.md").string() << "\n";
+  return wrong == 0 ? kSuccess : kDisagrees;
 }
 
 }  // namespace granular::cli

@@ -265,7 +265,7 @@ constexpr const char* kFunctions[] = {
     "sign",      "where",     "segment_max", "len",    "all",    "any",      "count",
     "first",     "last",      "at",          "slice",  "slope",  "slope_se", "group_mean",
     "group_min", "group_max", "interp",      "sum",    "unique", "median",   "diff",
-    "mean",      "min",       "max",         "argmin", "argmax", "std",      "sem"};
+    "mean",      "min",       "max",         "argmin", "argmax", "std",      "sem",   "bin"};
 
 Value call(const std::string& fn, const std::vector<Value>& a, const FileReader& files) {
   const auto want = [&](std::size_t n) {
@@ -334,6 +334,8 @@ Value call(const std::string& fn, const std::vector<Value>& a, const FileReader&
     want(1);
     std::size_t n = 0;
     const std::vector<Value>& m = items_of(a[0], fn);
+    // all() of nothing would hold vacuously: an empty selection decides no claim
+    if (fn == "all" && m.empty()) throw ExpressionError("all(): of an empty array");
     for (const Value& e : m) n += as_bool(e, fn + "()") ? 1 : 0;
     if (fn == "count") return Value::of(static_cast<double>(n));
     return Value::of_bool(fn == "all" ? n == m.size() : n > 0);
@@ -383,6 +385,18 @@ Value call(const std::string& fn, const std::vector<Value>& a, const FileReader&
       }
     }
     return array_of(r);
+  }
+  if (fn == "bin") {
+    // the interval of the increasing edges each x lies in: the number of edges <= x
+    want(2);
+    const std::vector<double> edges = numbers(a[1], fn);
+    for (std::size_t i = 1; i < edges.size(); ++i)
+      if (!(edges[i] > edges[i - 1])) throw ExpressionError("bin(): edges must increase");
+    return each(a[0], [&](const Value& e) {
+      const double x = as_number(e, fn);
+      return Value::of(static_cast<double>(std::upper_bound(edges.begin(), edges.end(), x) -
+                                           edges.begin()));
+    });
   }
   if (fn == "interp") {
     want(3);

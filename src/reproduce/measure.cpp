@@ -1,5 +1,6 @@
 #include "granular/reproduce/measure.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,11 +19,24 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const char* verdict_name(Verdict v) {
-  static constexpr Named<Verdict> kNames[] = {{Verdict::agrees, "agrees"},
+  static constexpr Named<Verdict> kNames[] = {{Verdict::reproduced, "reproduced"},
+                                              {Verdict::construction, "consistent by construction"},
+                                              {Verdict::calibrated, "calibrated"},
+                                              {Verdict::erratum, "erratum"},
                                               {Verdict::disagrees, "disagrees"},
+                                              {Verdict::inconclusive, "inconclusive"},
                                               {Verdict::failed, "failed"},
                                               {Verdict::not_measured, "not measured"}};
   return name_of(kNames, v);
+}
+
+const char* disagreement_name(Disagreement d) {
+  static constexpr Named<Disagreement> kNames[] = {
+      {Disagreement::unexplained, "unexplained"},
+      {Disagreement::engine, "engine defect"},
+      {Disagreement::parameter, "a parameter the paper omits"},
+      {Disagreement::paper, "the paper's inconsistency"}};
+  return name_of(kNames, d);
 }
 
 namespace {
@@ -161,33 +175,58 @@ std::vector<double> number_array(const Value& v, const std::string& what) {
   return x;
 }
 
-// The verdict of `value` against the paper's printed number and the tolerance, and why.
-Verdict compare_printed(const nlohmann::ordered_json& printed, const nlohmann::ordered_json& tol,
-                        Scale scale, double v, std::string& why) {
+// What a measured value says of the paper's claim: it holds, fails, or this scale cannot tell.
+enum class Outcome { holds, fails, undecided };
+
+// The outcome of `v` ± `se` (its standard error; NaN: none, an exact result) against the paper's
+// printed claim and the tolerance, and why. A claim is decided only when the measurement
+// resolves it: it holds when v satisfies it with 2 SE inside the margin, fails when v misses it
+// by more than 2 SE, and is undecided between (docs/reproduce.md, "Verdicts"). An undecided
+// result says how much more sampling would decide it (the SE falls as one over the square root
+// of the samples).
+Outcome compare_printed(const nlohmann::ordered_json& printed, const nlohmann::ordered_json& tol,
+                        double v, double se, std::string& why) {
   const std::string kind = printed.value("kind", "");
+  const double two_se = std::isfinite(se) ? 2.0 * se : 0.0;
+  // the paper's precision, the same at every scale: a smaller scale gives a larger standard
+  // error, never a wider tolerance
   const auto tolerance_of = [&](double reference) -> double {
-    const char* a =
-        scale == Scale::quick && tol.contains("quick_absolute") ? "quick_absolute" : "absolute";
-    const char* r =
-        scale == Scale::quick && tol.contains("quick_relative") ? "quick_relative" : "relative";
-    if (tol.contains(a) && tol[a].is_number()) return tol[a].get<double>();
-    if (tol.contains(r) && tol[r].is_number()) return tol[r].get<double>() * std::fabs(reference);
+    if (tol.contains("absolute") && tol["absolute"].is_number())
+      return tol["absolute"].get<double>();
+    if (tol.contains("relative") && tol["relative"].is_number())
+      return tol["relative"].get<double>() * std::fabs(reference);
     return NAN;
+  };
+  const std::string pm = two_se > 0.0 ? " ± " + number_text(se) : "";
+  // decided when v's distance `margin` from the claim's boundary (> 0: on the claim's side)
+  // exceeds 2 SE and `spread` (the width the claim allows) holds 2 SE
+  const auto decide = [&](bool on_side, double margin, double spread) {
+    if (two_se == 0.0) return on_side ? Outcome::holds : Outcome::fails;
+    if (on_side && two_se <= spread) return Outcome::holds;
+    if (!on_side && margin > two_se) return Outcome::fails;
+    const double need = on_side ? spread : margin;
+    const double factor = need > 0.0 ? (two_se / need) * (two_se / need) : INFINITY;
+    why += "; inconclusive at this scale: 2 SE = " + number_text(two_se) +
+           (std::isfinite(factor) ? " (about " + number_text(factor) + "x the samples would decide it)"
+                                  : " (no scale decides a value on the claim's boundary)");
+    return Outcome::undecided;
   };
   if (kind == "sign") {
     const std::string s = printed.value("sign", "");
-    const bool ok = s == "positive" || s == "+"   ? v > 0
-                    : s == "negative" || s == "-" ? v < 0
-                                                  : v == 0;
-    why = "the paper's sign is " + s;
-    return ok ? Verdict::agrees : Verdict::disagrees;
+    const double sign = s == "positive" || s == "+" ? 1.0 : s == "negative" || s == "-" ? -1.0 : 0.0;
+    why = number_text(v) + pm + " against the paper's sign " + s;
+    if (sign == 0.0) return decide(v == 0.0, std::fabs(v), 0.0);
+    return decide(sign * v > 0.0, std::fabs(v), std::fabs(v));
   }
   if (kind == "range") {
     const double lo = printed.value("low", NAN), hi = printed.value("high", NAN);
     double t = tolerance_of(std::fmax(std::fabs(lo), std::fabs(hi)));
     if (std::isnan(t)) t = 0.0;
-    why = "range [" + number_text(lo) + ", " + number_text(hi) + "] +- " + number_text(t);
-    return v >= lo - t && v <= hi + t ? Verdict::agrees : Verdict::disagrees;
+    why = number_text(v) + pm + " in the range [" + number_text(lo) + ", " + number_text(hi) +
+          "] ± " + number_text(t);
+    const bool inside = v >= lo - t && v <= hi + t;
+    const double outside = std::fmax(lo - t - v, v - hi - t);
+    return decide(inside, outside, 0.5 * (hi - lo) + t);
   }
   if (kind == "inequality" && printed.contains("relation") && printed.contains("value") &&
       printed["value"].is_number()) {
@@ -198,26 +237,22 @@ Verdict compare_printed(const nlohmann::ordered_json& printed, const nlohmann::o
                     : rel == ">"  ? v > p
                     : rel == ">=" ? v >= p
                                   : false;
-    why = number_text(v) + " " + rel + " " + number_text(p) + (ok ? "" : " does not hold");
-    return ok ? Verdict::agrees : Verdict::disagrees;
+    why = number_text(v) + pm + " " + rel + " " + number_text(p) + (ok ? "" : " does not hold");
+    return decide(ok, std::fabs(v - p), std::fabs(v - p));
   }
-  if (!printed.contains("value") || !printed["value"].is_number()) {
-    why = "the paper prints no number to compare with (a pass expression is needed)";
-    return Verdict::failed;
-  }
+  if (!printed.contains("value") || !printed["value"].is_number())
+    throw ExpressionError("the paper prints no number to compare with (a pass expression is needed)");
   const double p = printed["value"].get<double>();
   if (tol.contains("sign") && !tol.contains("absolute") && !tol.contains("relative")) {
-    why = "the sign of " + number_text(v) + " against the paper's " + number_text(p);
-    return (v > 0) == (p > 0) && (v < 0) == (p < 0) ? Verdict::agrees : Verdict::disagrees;
+    why = "the sign of " + number_text(v) + pm + " against the paper's " + number_text(p);
+    return decide((v > 0) == (p > 0) && (v < 0) == (p < 0), std::fabs(v), std::fabs(v));
   }
   const double t = tolerance_of(p);
-  if (std::isnan(t)) {
-    why = "the tolerance gives no absolute or relative bound";
-    return Verdict::failed;
-  }
-  why = "|" + number_text(v) + " - " + number_text(p) + "| = " + number_text(std::fabs(v - p)) +
-        (std::fabs(v - p) <= t ? " <= " : " > ") + number_text(t);
-  return std::fabs(v - p) <= t ? Verdict::agrees : Verdict::disagrees;
+  if (std::isnan(t)) throw ExpressionError("the tolerance gives no absolute or relative bound");
+  const double d = std::fabs(v - p);
+  why = "|" + number_text(v) + pm + " - " + number_text(p) + "| = " + number_text(d) +
+        (d <= t ? " <= " : " > ") + number_text(t);
+  return decide(d <= t, d - t, t);
 }
 
 }  // namespace
@@ -245,23 +280,110 @@ std::string printed_text(const nlohmann::ordered_json& printed) {
 
 namespace {
 
-Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir) {
+// The figure block of a compute: the engine's curves evaluated, the paper's points as given.
+Figure figure(const nlohmann::ordered_json& f, const Names& names, const FileReader& reader) {
+  Figure fig;
+  fig.x = number_array(evaluate(f.at("x").get<std::string>(), names, reader), "figure x");
+  fig.y = number_array(evaluate(f.at("y").get<std::string>(), names, reader), "figure y");
+  if (f.contains("ref_x") && f.contains("ref_y")) {
+    fig.ref_x = f["ref_x"].get<std::vector<double>>();
+    fig.ref_y = f["ref_y"].get<std::vector<double>>();
+  }
+  fig.label = f.value("label", "");
+  for (const auto& more : f.value("series", nlohmann::ordered_json::array())) {
+    Series c;
+    c.label = more.value("label", "");
+    c.x = number_array(evaluate(more.at("x").get<std::string>(), names, reader), "series x");
+    c.y = number_array(evaluate(more.at("y").get<std::string>(), names, reader), "series y");
+    fig.more.push_back(c);
+  }
+  fig.x_label = f.value("x_label", "");
+  fig.y_label = f.value("y_label", "");
+  fig.log_x = f.value("log_x", false);
+  fig.log_y = f.value("log_y", false);
+  return fig;
+}
+
+// Why a finished run's outcome cannot be measured: its status is not one the entry accepts (by
+// default "completed", or every packing "ok"); "" when it can. `accept` lists the statuses the
+// entry accepts besides, "flagged" letting packings with a status flag through.
+std::string run_status_defect(const Run& run, const fs::path& folder,
+                              const std::vector<std::string>& accept) {
+  if (run.validate) return "";
+  const json summary = io::read_json_file((folder / "summary.json").string());
+  const auto accepted = [&](const std::string& s) {
+    return s == "completed" || std::find(accept.begin(), accept.end(), s) != accept.end();
+  };
+  if (summary.contains("status") && summary["status"].is_string() &&
+      !accepted(summary["status"].get<std::string>()))
+    return "its run " + run.name + " ended " + summary["status"].get<std::string>() +
+           (summary.value("detail", json()).is_string()
+                ? " (" + summary["detail"].get<std::string>() + ")"
+                : std::string());
+  int flagged = 0;
+  if (summary.contains("packings") && summary["packings"].is_array())
+    for (const json& p : summary["packings"])
+      flagged += p.is_object() && p.value("status", std::string("ok")) != "ok";
+  if (flagged > 0 && !accepted("flagged"))
+    return "its run " + run.name + " has " + std::to_string(flagged) +
+           " packing(s) flagged (their disks drop out of every average)";
+  return "";
+}
+
+Evidence evidence_of(const Entry& entry) {
+  const std::string kind =
+      entry.spec.contains("evidence") ? entry.spec["evidence"].value("kind", "reproduction")
+                                      : "reproduction";
+  return kind == "construction"  ? Evidence::construction
+         : kind == "calibration" ? Evidence::calibration
+         : kind == "erratum"     ? Evidence::erratum
+                                 : Evidence::reproduction;
+}
+
+// What a claim that holds is, by the entry's evidence.
+Verdict holding(Evidence e) {
+  switch (e) {
+    case Evidence::construction:
+      return Verdict::construction;
+    case Evidence::calibration:
+      return Verdict::calibrated;
+    case Evidence::erratum:
+      return Verdict::erratum;
+    default:
+      return Verdict::reproduced;
+  }
+}
+
+// Measures `entry` and decides: the outcome of its value against the claim (pass, or the printed
+// number with the tolerance and the standard error), before the registry's explanations.
+Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir,
+                       Outcome& outcome) {
   Result r;
   r.id = entry.id;
   if (!entry.not_measured.empty()) {
     r.message = entry.not_measured;
     return r;
   }
-  for (const Run& run : entry.runs)
+  const nlohmann::ordered_json& c = entry.spec["measure"]["compute"];
+  const std::vector<std::string> accept =
+      c.value("accept_status", nlohmann::ordered_json::array()).get<std::vector<std::string>>();
+  r.verdict = Verdict::failed;
+  for (const Run& run : entry.runs) {
     if (!run_done(plan, run, dir)) {
-      r.verdict = Verdict::failed;
       r.message = "its run " + run.name + " (runs/" + run.folder + ") did not finish";
       return r;
     }
-  const nlohmann::ordered_json& c = entry.spec["measure"]["compute"];
+    try {
+      r.message = run_status_defect(run, dir / "runs" / run.folder, accept);
+    } catch (const std::exception& e) {
+      r.message = "its run " + run.name + ": " + e.what();
+    }
+    if (!r.message.empty()) return r;
+  }
   RunFiles files(entry, dir);
   const FileReader reader = files.reader();
-  Names names{{"quick", Value::of_bool(plan.scale == Scale::quick)}};
+  Names names{{"quick", Value::of_bool(plan.scale == Scale::quick)},
+              {"full", Value::of_bool(plan.scale == Scale::full)}};
   std::string step = "let";
   try {
     if (c.contains("let"))
@@ -271,27 +393,7 @@ Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir
       }
     if (c.contains("figure")) {
       step = "figure";
-      const nlohmann::ordered_json& f = c["figure"];
-      Figure fig;
-      fig.x = number_array(evaluate(f.at("x").get<std::string>(), names, reader), "figure x");
-      fig.y = number_array(evaluate(f.at("y").get<std::string>(), names, reader), "figure y");
-      if (f.contains("ref_x") && f.contains("ref_y")) {
-        fig.ref_x = f["ref_x"].get<std::vector<double>>();
-        fig.ref_y = f["ref_y"].get<std::vector<double>>();
-      }
-      fig.label = f.value("label", "");
-      for (const auto& more : f.value("series", nlohmann::ordered_json::array())) {
-        Series c;
-        c.label = more.value("label", "");
-        c.x = number_array(evaluate(more.at("x").get<std::string>(), names, reader), "series x");
-        c.y = number_array(evaluate(more.at("y").get<std::string>(), names, reader), "series y");
-        fig.more.push_back(c);
-      }
-      fig.x_label = f.value("x_label", "");
-      fig.y_label = f.value("y_label", "");
-      fig.log_x = f.value("log_x", false);
-      fig.log_y = f.value("log_y", false);
-      r.figure = fig;
+      r.figure = figure(c["figure"], names, reader);
     }
     step = "value";
     r.value = evaluate(c["value"].get<std::string>(), names, reader);
@@ -301,25 +403,36 @@ Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir
     if (c.contains("stderr")) {
       step = "stderr";
       r.stderr_value = as_number(evaluate(c["stderr"].get<std::string>(), names, reader), step);
+      if (!(r.stderr_value >= 0.0) || !std::isfinite(r.stderr_value))
+        throw ExpressionError("not a standard error (a finite number >= 0): " +
+                              number_text(r.stderr_value));
     }
+    // a requirement of the measurement that does not hold leaves it without meaning: failed,
+    // not a disagreement
     for (const auto& req : c.value("require", nlohmann::ordered_json::array())) {
       step = "require";
-      if (!as_bool(evaluate(req.get<std::string>(), names, reader), "require")) {
-        r.verdict = Verdict::disagrees;
-        r.message = "requires " + req.get<std::string>();
-        return r;
-      }
+      if (!as_bool(evaluate(req.get<std::string>(), names, reader), "require"))
+        throw ExpressionError(req.get<std::string>() + " does not hold");
     }
     if (c.contains("pass")) {
       step = "pass";
       const bool ok = as_bool(evaluate(c["pass"].get<std::string>(), names, reader), "pass");
-      r.verdict = ok ? Verdict::agrees : Verdict::disagrees;
       r.message = (ok ? "holds: " : "fails: ") + c["pass"].get<std::string>();
-      return r;
+      outcome = ok ? Outcome::holds : Outcome::fails;
+      if (c.contains("decided")) {
+        step = "decided";
+        if (!as_bool(evaluate(c["decided"].get<std::string>(), names, reader), "decided")) {
+          r.message += "; inconclusive at this scale: " + c["decided"].get<std::string>() +
+                       " does not hold";
+          outcome = Outcome::undecided;
+        }
+      }
+    } else {
+      step = "verdict";
+      outcome = compare_printed(entry.spec["printed"], entry.spec["tolerance"],
+                                as_number(r.value, "value"), r.stderr_value, r.message);
     }
-    step = "verdict";
-    r.verdict = compare_printed(entry.spec["printed"], entry.spec["tolerance"], plan.scale,
-                                as_number(r.value, "value"), r.message);
+    r.verdict = Verdict::not_measured;  // decided below
   } catch (const std::exception& e) {
     r.verdict = Verdict::failed;
     r.message = step + ": " + e.what();
@@ -330,15 +443,33 @@ Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir
 }  // namespace
 
 Result measure(const Plan& plan, const Entry& entry, const fs::path& dir) {
-  Result r = measure_compute(plan, entry, dir);
-  // a disagreement the registry explains says so: one of the engine with the paper, or one the
-  // quick scale's statistics or grid leave
-  if (r.verdict != Verdict::disagrees) return r;
-  if (entry.spec.contains("known_disagreement")) {
-    r.message += "; known: " + entry.spec["known_disagreement"].get<std::string>();
-  } else if (plan.scale == Scale::quick && entry.spec.contains("quick_disagreement")) {
-    r.message +=
-        "; known at the quick scale: " + entry.spec["quick_disagreement"].get<std::string>();
+  Outcome outcome = Outcome::undecided;
+  Result r = measure_compute(plan, entry, dir, outcome);
+  if (r.verdict != Verdict::not_measured || !entry.not_measured.empty()) return r;
+  const nlohmann::ordered_json& spec = entry.spec;
+  if (outcome == Outcome::holds) {
+    r.verdict = holding(evidence_of(entry));
+    if (spec.contains("evidence") && spec["evidence"].contains("why"))
+      r.message += "; " + spec["evidence"]["why"].get<std::string>();
+  } else if (outcome == Outcome::undecided) {
+    r.verdict = Verdict::inconclusive;
+  } else if (plan.scale == Scale::quick && spec.contains("quick_disagreement") &&
+             !spec.contains("known_disagreement")) {
+    // a failure the registry says the quick scale cannot resolve is no disagreement
+    r.verdict = Verdict::inconclusive;
+    r.message += "; the quick scale cannot resolve it: " +
+                 spec["quick_disagreement"].get<std::string>();
+  } else {
+    r.verdict = Verdict::disagrees;
+    if (spec.contains("known_disagreement")) {
+      const nlohmann::ordered_json& known = spec["known_disagreement"];
+      const std::string kind = known.value("class", "");
+      r.disagreement = kind == "engine"      ? Disagreement::engine
+                       : kind == "parameter" ? Disagreement::parameter
+                                             : Disagreement::paper;
+      r.message += std::string("; ") + disagreement_name(r.disagreement) + ": " +
+                   known.value("why", std::string());
+    }
   }
   return r;
 }

@@ -13,6 +13,7 @@
 #include "granular/io/file.hpp"
 #include "granular/io/json_reader.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/provenance.hpp"
 #include "granular/reproduce/registry_schema.hpp"
 
 namespace granular::reproduce {
@@ -125,14 +126,16 @@ Plan plan_of(const nlohmann::ordered_json& doc, const fs::path& registry, Scale 
 
 bool run_done(const Plan& plan, const Run& run, const fs::path& dir) {
   const fs::path folder = dir / "runs" / run.folder;
+  const fs::path made = folder / (run.validate ? "validate.json" : "summary.json");
   std::error_code ec;
-  if (run.validate) return fs::exists(folder / "validate.json", ec);
-  const fs::path summary = folder / "summary.json";
-  if (!fs::exists(summary, ec)) return false;
+  if (!fs::exists(made, ec)) return false;
   try {
+    // the case as it would run now, by this build: another case's or build's folder is rerun
     const cases::LoadedCase lc =
         cases::load_case((plan.root / run.case_path).string(), run.overrides);
-    return io::read_json_file(summary.string()).value("case", json()) == lc.echo;
+    const json found = io::read_json_file(made.string());
+    return found.value("case", json()) == lc.echo &&
+           found.value("provenance", json()).value("commit", json()) == io::build_info().commit;
   } catch (const std::exception&) {
     return false;  // a damaged summary: run it again
   }
@@ -175,7 +178,11 @@ RunsEnd run_missing(const Plan& plan, const fs::path& dir, const RunOptions& o) 
         cases::Description d(text);
         lc.spec->describe(d);
         fs::create_directories(folder);
-        io::write_json_atomic(folder / "validate.json", json::parse(d.data().dump()));
+        // the numbers, with the case and the build that gave them (run_done checks both)
+        json data = json::parse(d.data().dump());
+        data["case"] = lc.echo;
+        data["provenance"] = io::provenance();
+        io::write_json_atomic(folder / "validate.json", data);
         continue;
       }
       cases::FolderRun run;

@@ -1,5 +1,6 @@
 #include "granular/reproduce/registry_schema.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <vector>
@@ -89,7 +90,7 @@ class Checker {
   void result(const JsonObject& e, const json& papers) {
     e.allow_only({"id", "paper", "where", "statement", "quote", "quote_extra", "printed",
                   "plot_only", "compared", "measure", "tolerance", "cost", "engine_now",
-                  "known_disagreement", "quick_disagreement"});
+                  "evidence", "known_disagreement", "quick_disagreement"});
     const std::string id = e.string("id");
     const std::string bad_id = id_defect(id);
     if (!bad_id.empty()) e.fail("id", bad_id);
@@ -101,9 +102,26 @@ class Checker {
       for (const auto& [name, citation] : papers.items()) known += " " + name;
       e.fail("paper", "not a paper of the registry (papers:" + known + ")");
     }
-    for (const char* key : {"where", "statement", "quote", "quote_extra", "compared",
-                            "known_disagreement", "quick_disagreement"})
+    for (const char* key :
+         {"where", "statement", "quote", "quote_extra", "compared", "quick_disagreement"})
       optional_string(e, key);
+    if (e.has("evidence")) {
+      // what a claim that holds shows: a reproduction, or a kind shown but not counted
+      const JsonObject ev = e.object("evidence");
+      ev.allow_only({"kind", "why"});
+      const std::string kind = ev.choice(
+          "kind", {"reproduction", "construction", "calibration", "erratum"}, "kind of evidence");
+      if (kind != "reproduction") ev.string("why");
+      optional_string(ev, "why");
+    }
+    if (e.has("known_disagreement")) {
+      // why the engine disagrees with the paper: its own defect, a parameter the paper omits,
+      // or the paper's inconsistency, with the evidence
+      const JsonObject known = e.object("known_disagreement");
+      known.allow_only({"class", "why"});
+      known.choice("class", {"engine", "parameter", "paper"}, "class of disagreement");
+      known.string("why");
+    }
     optional_string_or_null(e, "engine_now");
     optional_bool(e, "plot_only");
     printed(e.object("printed"));
@@ -130,12 +148,13 @@ class Checker {
   }
 
   static void tolerance(const JsonObject& t) {
-    t.allow_only({"why", "absolute", "relative", "quick_absolute", "quick_relative", "ratio_below",
-                  "relative_spread", "factor", "sign", "trend", "inequality", "qualitative",
-                  "mode"});
+    // the paper's precision, the same at every scale (a scale that cannot resolve it gives
+    // "inconclusive", docs/reproduce.md)
+    t.allow_only({"why", "absolute", "relative", "ratio_below", "relative_spread", "factor",
+                  "sign", "trend", "inequality", "qualitative", "mode"});
     for (const char* key : {"why", "mode"}) optional_string(t, key);
-    for (const char* key : {"absolute", "relative", "quick_absolute", "quick_relative",
-                            "ratio_below", "relative_spread", "factor"})
+    for (const char* key :
+         {"absolute", "relative", "ratio_below", "relative_spread", "factor"})
       optional_number(t, key, Bound::non_negative);
     for (const char* key : {"sign", "trend", "inequality", "qualitative"}) optional_bool(t, key);
   }
@@ -169,11 +188,29 @@ class Checker {
   }
 
   void compute(const JsonObject& c) {
-    c.allow_only({"runs", "let", "require", "value", "stderr", "pass", "figure"});
+    c.allow_only({"runs", "let", "require", "value", "stderr", "pass", "decided", "figure",
+                  "accept_status"});
     if (!c.has("value")) c.fail("value", "missing expression");
     expression(c, "value");
     optional_expression(c, "stderr");
     optional_expression(c, "pass");
+    optional_expression(c, "decided");
+    if (c.has("decided") && !c.has("pass")) c.fail("decided", "decides a pass expression only");
+    if (c.has("accept_status")) {
+      // the run statuses the measurement accepts besides "completed" ("flagged": packings with
+      // a status flag)
+      json& statuses = c.value("accept_status");
+      if (!statuses.is_array()) c.fail("accept_status", "must be an array of statuses");
+      const std::vector<std::string> known = {"time_limit", "event_limit", "zeno",
+                                              "non_finite", "integrator_failed", "model_stop",
+                                              "flagged"};
+      for (std::size_t i = 0; i < statuses.size(); ++i)
+        if (!statuses[i].is_string() ||
+            std::find(known.begin(), known.end(), statuses[i].get<std::string>()) == known.end())
+          c.fail("accept_status", "holds " + statuses[i].dump() +
+                                      ", not a run status (time_limit, event_limit, zeno, "
+                                      "non_finite, integrator_failed, model_stop, flagged)");
+    }
     if (c.has("let")) {
       const JsonObject let = c.object("let");
       for (const auto& [name, expr] : c.value("let").items()) {

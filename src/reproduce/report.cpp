@@ -57,6 +57,26 @@ std::string cell(const std::string& s) {
   return out;
 }
 
+// The row's colour: reproductions, what is shown but not counted, and the rest by verdict.
+const char* css_class(Verdict v) {
+  switch (v) {
+    case Verdict::reproduced:
+      return "reproduced";
+    case Verdict::construction:
+    case Verdict::calibrated:
+    case Verdict::erratum:
+      return "shown";
+    case Verdict::disagrees:
+      return "disagrees";
+    case Verdict::inconclusive:
+      return "inconclusive";
+    case Verdict::failed:
+      return "failed";
+    default:
+      return "not";
+  }
+}
+
 std::string engine_text(const Result& r) {
   if (r.verdict == Verdict::not_measured) return "-";
   if (r.verdict == Verdict::failed && r.value.is_number() && r.value.number == 0.0 &&
@@ -179,14 +199,33 @@ std::string svg_plot(const Figure& f) {
   return s.str();
 }
 
+std::string tally_text(const std::vector<Result>& results) {
+  std::map<Verdict, int> n;
+  std::map<Disagreement, int> why;
+  for (const Result& r : results) {
+    ++n[r.verdict];
+    if (r.verdict == Verdict::disagrees) ++why[r.disagreement];
+  }
+  std::string text = std::to_string(n[Verdict::reproduced]) + " reproduced; shown, not counted: " +
+                     std::to_string(n[Verdict::construction]) + " consistent by construction, " +
+                     std::to_string(n[Verdict::calibrated]) + " calibrated, " +
+                     std::to_string(n[Verdict::erratum]) + " errata; " +
+                     std::to_string(n[Verdict::disagrees]) + " disagree";
+  std::string classes;
+  for (const Disagreement d : {Disagreement::engine, Disagreement::parameter, Disagreement::paper,
+                               Disagreement::unexplained})
+    if (why[d] > 0)
+      classes += (classes.empty() ? "" : ", ") + std::string(disagreement_name(d)) + " " +
+                 std::to_string(why[d]);
+  if (!classes.empty()) text += " (" + classes + ")";
+  return text + ", " + std::to_string(n[Verdict::inconclusive]) + " inconclusive, " +
+         std::to_string(n[Verdict::failed]) + " failed, " +
+         std::to_string(n[Verdict::not_measured]) + " not measured";
+}
+
 void write_report(const fs::path& dir, const Plan& plan, const std::vector<Result>& results) {
   const char* scale = plan.scale == Scale::quick ? "quick" : "full";
-  std::map<Verdict, int> tally;
-  for (const Result& r : results) ++tally[r.verdict];
-  const std::string counts = std::to_string(tally[Verdict::agrees]) + " agree, " +
-                             std::to_string(tally[Verdict::disagrees]) + " disagree, " +
-                             std::to_string(tally[Verdict::failed]) + " failed, " +
-                             std::to_string(tally[Verdict::not_measured]) + " not measured";
+  const std::string counts = tally_text(results);
   std::map<std::string, const Entry*> entries;
   double full_cost = 0.0;  // the registry's, which counts a shared run once per result
   for (const Entry& e : plan.entries) {
@@ -211,8 +250,9 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
   html << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>granular: the papers "
           "reproduced</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1400px}"
           "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;"
-          "vertical-align:top;font-size:13px}.agrees{background:#e3f4e1}.disagrees{background:"
-          "#f9dcdc}.failed{background:#fbe9c7}.not{background:#eee}</style></head><body>\n"
+          "vertical-align:top;font-size:13px}.reproduced{background:#e3f4e1}.shown{background:"
+          "#eef4fb}.disagrees{background:#f9dcdc}.inconclusive{background:#f4f1d0}.failed{"
+          "background:#fbe9c7}.not{background:#eee}</style></head><body>\n"
        << "<h1>The papers reproduced (" << scale << " scale)</h1>\n<p>"
        << escape_html(io::version_line()) << "</p>\n<p>" << results.size() << " results: " << counts
        << ". " << escape_html(cost_line) << "</p>\n";
@@ -241,7 +281,10 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
     const std::string statement = e.spec.value("statement", "");
     const std::string where = e.spec.value("where", "");
     const std::string printed = printed_text(e.spec["printed"]);
-    const std::string verdict = verdict_name(r.verdict);
+    const std::string verdict =
+        std::string(verdict_name(r.verdict)) +
+        (r.verdict == Verdict::disagrees ? std::string(" (") + disagreement_name(r.disagreement) + ")"
+                                         : std::string());
     std::string figure_md, figure_html;
     if (r.figure) {
       const std::string svg = svg_plot(*r.figure);
@@ -252,7 +295,7 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
     md << "| " << cell(r.id) << " | " << cell(where) << " | " << cell(statement) << " | "
        << cell(printed) << " | " << cell(engine_text(r)) << " | **" << verdict << "** | "
        << cell(r.message) << figure_md << " | " << cost_text(e.spec["cost"]) << " |\n";
-    const std::string css = r.verdict == Verdict::not_measured ? "not" : verdict;
+    const std::string css = css_class(r.verdict);
     html << "<tr class=\"" << css << "\"><td>" << escape_html(r.id) << "</td><td>"
          << escape_html(where) << "</td><td>" << escape_html(statement) << "</td><td>"
          << escape_html(printed) << "</td><td>" << escape_html(engine_text(r)) << "</td><td><b>"
@@ -260,11 +303,14 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
          << "</td><td>" << cost_text(e.spec["cost"]) << "</td></tr>\n";
     json row = {{"id", r.id},
                 {"paper", e.paper},
-                {"verdict", verdict},
+                {"verdict", verdict_name(r.verdict)},
+                {"evidence", e.spec.contains("evidence") ? e.spec["evidence"].value("kind", "")
+                                                          : std::string("reproduction")},
                 {"value", r.value.to_json()},
                 {"stderr", io::json_number(r.stderr_value)},
                 {"printed", e.spec["printed"]},
                 {"message", r.message}};
+    if (r.verdict == Verdict::disagrees) row["class"] = disagreement_name(r.disagreement);
     if (r.verdict == Verdict::not_measured) row["value"] = nullptr;
     data["results"].push_back(row);
   }

@@ -236,7 +236,7 @@ TEST_F(HostileSurfaces, AnExpressionReadsOnlyItsRunsFiles) {
   const CliResult run = granular("reproduce --out rep --threads 1");
   EXPECT_EQ(run.code, 3) << run.err;
   const json report = read_json(dir_ / "rep" / "results.json");
-  EXPECT_EQ(report["results"][0]["verdict"], "agrees");
+  EXPECT_EQ(report["results"][0]["verdict"], "reproduced");
   for (std::size_t k = 0; k < reads.size(); ++k) {
     SCOPED_TRACE(reads[k].first);
     EXPECT_EQ(report["results"][k + 1]["verdict"], "failed");
@@ -267,15 +267,15 @@ TEST_F(HostileSurfaces, EveryJsonIsReadWithTheDepthLimitFromARegularFileOfBounde
     expect_refused(granular(std::string("reproduce ") + how),
                    "papers/stated_results.json: invalid JSON at line 1, column ");
 
-  // the deep file where an expression reads it: a validate run's validate.json, made deep
-  // after the run (a finished run is not repeated)
+  // the deep file where an expression reads it: a scan's point summary, made deep after the run
+  // (a finished run is not repeated: its own summary.json is the one checked)
   write_registry(registry_of([](json& r) {
-    r["measure"]["compute"] = {{"runs", {{"main", {{"validate", true}}}}},
-                               {"value", "json('validate.json', '/x')"}};
+    r["measure"]["quick_set"] = {{"/scan", {{"/run/t_end", {1, 2}}}}};
+    r["measure"]["compute"] = {{"value", "json('point_0/summary.json', '/impact_count')"}};
   }));
   granular("reproduce --out rep --threads 1");
   const fs::path folder = fs::directory_iterator(dir_ / "rep" / "runs")->path();
-  std::ofstream(folder / "validate.json") << deep;
+  std::ofstream(folder / "point_0" / "summary.json") << deep;
   const CliResult measured = granular("reproduce --out rep --threads 1");
   EXPECT_EQ(measured.code, 3) << measured.err;
   const json report = read_json(dir_ / "rep" / "results.json");
@@ -326,7 +326,9 @@ TEST_F(HostileSurfaces, ARegistryIsCheckedWholeBeforeAnyRun) {
        "/results/0/measure/compute/value: an expression of 2000001 characters"},
       {[](json& r) { r["printed"]["kind"] = "guess"; }, "/results/0/printed/kind: unknown kind"},
       {[](json& r) { r["known_disagreement"] = false; },
-       "/results/0/known_disagreement: must be a string"},
+       "/results/0/known_disagreement: must be an object"},
+      {[](json& r) { r["known_disagreement"] = {{"class", "luck"}, {"why", "-"}}; },
+       "/results/0/known_disagreement/class: unknown class of disagreement"},
       {[](json& r) { r["extra"] = 1; }, "/results/0/extra: unknown key"},
   };
   for (const Bad& b : bad) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -52,7 +53,7 @@ class ReproduceCli : public granular::test::CliScratch {
 
 TEST_F(ReproduceCli, WritesTheReportAndRunsNothingTwice) {
   json wrong = result("wrong", {{"kind", "count"}, {"value", 7}}, impact_count());
-  wrong["known_disagreement"] = "a planted wrong number";
+  wrong["known_disagreement"] = {{"class", "engine"}, {"why", "a planted wrong number"}};
   json words = result("words", {{"kind", "value"}, {"value", 1}}, impact_count());
   words["measure"].erase("compute");
   words["cost"]["full_s"] = nullptr;  // no case measures it: no cost either
@@ -80,15 +81,16 @@ TEST_F(ReproduceCli, WritesTheReportAndRunsNothingTwice) {
       << first.out;
   const json report = json::parse(file_text(dir_ / "rep" / "results.json"));
   ASSERT_EQ(report["results"].size(), 4u);
-  EXPECT_EQ(report["results"][0]["verdict"], "agrees");
+  EXPECT_EQ(report["results"][0]["verdict"], "reproduced");
   EXPECT_EQ(report["results"][0]["value"], 6);
   EXPECT_EQ(report["results"][1]["verdict"], "disagrees");
-  EXPECT_NE(report["results"][1]["message"].get<std::string>().find("known: a planted"),
+  EXPECT_NE(report["results"][1]["message"].get<std::string>().find("engine defect: a planted"),
             std::string::npos);
+  EXPECT_EQ(report["results"][1]["class"], "engine defect");
   EXPECT_EQ(report["results"][2]["verdict"], "not measured");
-  EXPECT_EQ(report["results"][3]["verdict"], "agrees");
+  EXPECT_EQ(report["results"][3]["verdict"], "reproduced");
   const std::string md = file_text(dir_ / "rep" / "report.md");
-  EXPECT_NE(md.find("| count | §4 | count | 6 | 6 | **agrees** |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| count | §4 | count | 6 | 6 | **reproduced** |"), std::string::npos) << md;
   EXPECT_NE(md.find("![](figures/curve.svg)"), std::string::npos);
   EXPECT_NE(md.find("| 0.2 / - |"), std::string::npos);  // the cost column
   const std::string html = file_text(dir_ / "rep" / "report.html");
@@ -154,7 +156,105 @@ TEST_F(ReproduceCli, AFailedExpressionFailsItsResultOnly) {
   EXPECT_EQ(report["results"][0]["verdict"], "failed");
   EXPECT_NE(report["results"][0]["message"].get<std::string>().find("nothing at /no_such_key"),
             std::string::npos);
-  EXPECT_EQ(report["results"][1]["verdict"], "agrees");
+  EXPECT_EQ(report["results"][1]["verdict"], "reproduced");
 }
 
+
+// Issue 33, item 1: a verdict uses the standard error. A claim holds when the value meets the
+// tolerance and 2 SE fits in it, fails when it misses by more than 2 SE, and is inconclusive at
+// this scale between; what holds is a reproduction only when the entry's evidence is one.
+TEST_F(ReproduceCli, VerdictsSayHowSureTheyAre) {
+  const json exponent = {{"kind", "exponent"}, {"value", 3.85}};
+  const auto measured = [&](const std::string& id, const std::string& value,
+                            const std::string& se) {
+    json r = result(id, exponent, {{"value", value}, {"stderr", se}});
+    r["tolerance"] = {{"absolute", 0.3}, {"why", "the paper reads exponents to a few tenths"}};
+    return r;
+  };
+  json construction = result("construction", {{"kind", "count"}, {"value", 6}}, impact_count());
+  construction["evidence"] = {{"kind", "construction"}, {"why", "by the model"}};
+  json calibrated = result("calibrated", {{"kind", "count"}, {"value", 6}}, impact_count());
+  calibrated["evidence"] = {{"kind", "calibration"}, {"why", "t_end chosen to give 6"}};
+  json erratum = result("erratum", {{"kind", "count"}, {"value", 6}}, impact_count());
+  erratum["evidence"] = {{"kind", "erratum"}, {"why", "the derivation"}};
+  json known = result("known", {{"kind", "count"}, {"value", 7}}, impact_count());
+  known["known_disagreement"] = {{"class", "parameter"}, {"why", "the paper omits it"}};
+  json quick = result("quick", {{"kind", "count"}, {"value", 7}}, impact_count());
+  quick["quick_disagreement"] = "four packings cannot resolve it";
+  json undecided = result("undecided", {{"kind", "trend"}, {"trend", "up"}},
+                          {{"value", "1"}, {"pass", "value > 0"}, {"decided", "1 > 2"}});
+  json required = result("required", {{"kind", "count"}, {"value", 6}},
+                         {{"value", "json('summary.json', '/impact_count')"},
+                          {"require", {"json('summary.json', '/impact_count') > 100"}}});
+  json empty = result("empty", {{"kind", "trend"}, {"trend", "up"}},
+                      {{"value", "1"}, {"pass", "all(where([1, 2], [false, false]) > 0)"}});
+  write_registry({measured("resolved", "3.7", "0.1"), measured("wide", "3.7", "0.2"),
+                  measured("off", "3.4", "0.07"), measured("near", "3.4", "0.1"), construction,
+                  calibrated, erratum, known, quick, undecided, required, empty});
+  const auto run = granular("reproduce --out rep --threads 1");
+  EXPECT_EQ(run.code, 3) << run.err;
+  EXPECT_NE(run.out.find("1 reproduced; shown, not counted: 1 consistent by construction, 1 "
+                         "calibrated, 1 errata; 2 disagree (a parameter the paper omits 1, "
+                         "unexplained 1), 4 inconclusive, 2 failed, 0 not measured"),
+            std::string::npos)
+      << run.out;
+  const json report = json::parse(file_text(dir_ / "rep" / "results.json"));
+  std::map<std::string, json> by_id;
+  for (const json& r : report["results"]) by_id[r["id"]] = r;
+  const auto verdict = [&](const std::string& id) { return by_id.at(id)["verdict"]; };
+  const auto message = [&](const std::string& id) {
+    return by_id.at(id)["message"].get<std::string>();
+  };
+  // |3.7 - 3.85| = 0.15 <= 0.3 with 2 SE = 0.2 inside: reproduced
+  EXPECT_EQ(verdict("resolved"), "reproduced");
+  // the same value with 2 SE = 0.4 wider than the tolerance: this scale cannot tell
+  EXPECT_EQ(verdict("wide"), "inconclusive");
+  EXPECT_NE(message("wide").find("about 1.778x the samples would decide it"), std::string::npos)
+      << message("wide");
+  // 0.45 misses 0.3 by 0.15, more than 2 SE = 0.14: disagrees; by less than 2 SE = 0.2: not yet
+  EXPECT_EQ(verdict("off"), "disagrees");
+  EXPECT_EQ(by_id.at("off")["class"], "unexplained");
+  EXPECT_EQ(verdict("near"), "inconclusive");
+  EXPECT_EQ(verdict("construction"), "consistent by construction");
+  EXPECT_EQ(verdict("calibrated"), "calibrated");
+  EXPECT_EQ(verdict("erratum"), "erratum");
+  EXPECT_EQ(verdict("known"), "disagrees");
+  EXPECT_EQ(by_id.at("known")["class"], "a parameter the paper omits");
+  EXPECT_EQ(verdict("quick"), "inconclusive");
+  EXPECT_NE(message("quick").find("the quick scale cannot resolve it"), std::string::npos);
+  EXPECT_EQ(verdict("undecided"), "inconclusive");
+  // a requirement of the measurement that does not hold, an empty selection: failed
+  EXPECT_EQ(verdict("required"), "failed");
+  EXPECT_NE(message("required").find("does not hold"), std::string::npos) << message("required");
+  EXPECT_EQ(verdict("empty"), "failed");
+  EXPECT_NE(message("empty").find("all(): of an empty array"), std::string::npos);
+}
+
+// Issue 33, item 2: a run that did not complete measures nothing unless the entry accepts its
+// status; a reused run folder is checked against the case and the build that made it.
+TEST_F(ReproduceCli, RunsMustCompleteAndBeThisBuilds) {
+  json stopped = result("stopped", {{"kind", "count"}, {"value", 2}},
+                        {{"value", "json('summary.json', '/impact_count')"}});
+  stopped["measure"]["quick_set"] = {{"/run/t_end", 6.0}, {"/run/max_events", 2}};
+  json accepted = stopped;
+  accepted["id"] = "accepted";
+  accepted["measure"]["compute"]["accept_status"] = {"event_limit"};
+  accepted["measure"]["compute"]["pass"] = "value >= 1";
+  write_registry({stopped, accepted});
+  granular("reproduce --out rep --threads 1");
+  json report = json::parse(file_text(dir_ / "rep" / "results.json"));
+  EXPECT_EQ(report["results"][0]["verdict"], "failed");
+  EXPECT_NE(report["results"][0]["message"].get<std::string>().find("ended event_limit"),
+            std::string::npos)
+      << report["results"][0]["message"];
+  EXPECT_EQ(report["results"][1]["verdict"], "reproduced") << report["results"][1]["message"];
+  // a folder another build made is run again
+  const fs::path folder = fs::directory_iterator(dir_ / "rep" / "runs")->path();
+  json summary = json::parse(file_text(folder / "summary.json"));
+  summary["provenance"]["commit"] = "0000000";
+  std::ofstream(folder / "summary.json") << summary.dump();
+  const auto again = granular("reproduce --out rep --threads 1");
+  EXPECT_NE(again.err.find("run cases/pendulum_mu0.json"), std::string::npos) << again.err;
+  EXPECT_NE(json::parse(file_text(folder / "summary.json"))["provenance"]["commit"], "0000000");
+}
 }  // namespace

@@ -12,8 +12,26 @@
 
 namespace granular::reproduce {
 
-enum class Verdict { agrees, disagrees, failed, not_measured };
+// What a result says of the paper's claim (docs/reproduce.md, "Verdicts"). A claim that holds is
+// a reproduction only when the entry's evidence is one; the other kinds are shown, not counted.
+enum class Verdict {
+  reproduced,    // the claim holds, measured at a scale that resolves it
+  construction,  // holds by construction (a model identity, arithmetic on the inputs)
+  calibrated,    // holds with an input the project set from the paper's own result
+  erratum,       // the printed claim is contradicted; the engine follows the derivation
+  disagrees,     // the claim does not hold at a scale that resolves it
+  inconclusive,  // this scale cannot decide (Result::message says which scale would)
+  failed,        // a run, an expression or a requirement of the measurement failed
+  not_measured
+};
 const char* verdict_name(Verdict v);
+
+// Why a result disagrees (the registry's known_disagreement), or that nobody knows.
+enum class Disagreement { unexplained, engine, parameter, paper };
+const char* disagreement_name(Disagreement d);
+
+// The evidence an entry's check gives when the claim holds (the registry's evidence.kind).
+enum class Evidence { reproduction, construction, calibration, erratum };
 
 // A curve of a figure and its name in the legend.
 struct Series {
@@ -34,9 +52,10 @@ struct Figure {
 struct Result {
   std::string id;
   Verdict verdict = Verdict::not_measured;
+  Disagreement disagreement = Disagreement::unexplained;  // when it disagrees
   Value value;
   double stderr_value = NAN;  // of `value`; NaN when unknown
-  std::string message;        // why it disagrees, failed or is not measured
+  std::string message;        // how the verdict was reached, or why there is none
   std::optional<Figure> figure;
 };
 

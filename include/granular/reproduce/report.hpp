@@ -11,6 +11,9 @@
 
 namespace granular::reproduce {
 
+// The verdicts counted: "N reproduced; shown, not counted: ...; D disagree (classes), ...".
+std::string tally_text(const std::vector<Result>& results);
+
 void write_report(const std::filesystem::path& dir, const Plan& plan,
                   const std::vector<Result>& results);
 
