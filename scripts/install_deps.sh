@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages granular needs that are missing; does nothing when all are there.
-#   scripts/install_deps.sh          build and test dependencies (the snapshot tests' readers and
-#                                    the figure tools' matplotlib too)
+#   scripts/install_deps.sh          build and test dependencies (the snapshot tests' readers,
+#                                    the figure tools' matplotlib and the browser of the report's
+#                                    figure test too)
 #   scripts/install_deps.sh --run    the same: what `make run` needs to plot
 #   scripts/install_deps.sh --bench  also what `make bench` needs (LAMMPS, python3)
 #   scripts/install_deps.sh --sanitize  also clang and its sanitizer and libFuzzer runtimes
@@ -14,9 +15,11 @@ set -euo pipefail
 # python3-matplotlib: the figure tools (tools/), which `make run` and the tests run
 # python3-gsd: tools/lammps_data.py reads GSD snapshots with it
 # python3-pip: cmake/gsd.cmake downloads the gsd library's source distribution with it
+# chromium and chromium-driver: the report's figures are checked in a real browser
+# (tests/python/test_report_figures.py, with selenium from scripts/python_env.sh)
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev
   python3-vtk9 python3-numpy lammps libopenmpi-dev openmpi-bin python3-venv python3-dev
-  python3-matplotlib python3-gsd python3-pip)
+  python3-matplotlib python3-gsd python3-pip chromium chromium-driver)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3)
 fi

@@ -281,11 +281,58 @@ std::string printed_text(const nlohmann::ordered_json& printed) {
 
 namespace {
 
-// The figure block of a compute: the engine's curves evaluated, the paper's points as given.
+// A number of a figure block: the number itself, or an expression giving one.
+double figure_number(const nlohmann::ordered_json& v, const Names& names, const FileReader& reader,
+                     const std::string& what) {
+  if (v.is_number()) return v.get<double>();
+  return as_number(evaluate(v.get<std::string>(), names, reader), what);
+}
+
+// The standard errors `key` of a curve's n points, or none when the block gives none.
+std::vector<double> errors(const nlohmann::ordered_json& block, const char* key, std::size_t n,
+                           const Names& names, const FileReader& reader, const std::string& what) {
+  if (!block.contains(key)) return {};
+  // NaN (a null read) stays: that point gets no bar
+  std::vector<double> e;
+  const Value v = evaluate(block[key].get<std::string>(), names, reader);
+  if (!v.is_array()) throw ExpressionError(what + ": expected an array, got " + v.brief());
+  for (const Value& item : v.items) e.push_back(item.is_number() ? item.number : NAN);
+  if (e.size() != n)
+    throw ExpressionError(what + ": " + std::to_string(e.size()) + " standard errors for " +
+                          std::to_string(n) + " points");
+  return e;
+}
+
+// A line of a figure block (fit, ref_line), over the range of its `x` or else `default_x`; none
+// when its slope or intercept is not a finite number (the fit of too few points, say).
+std::optional<Line> figure_line(const nlohmann::ordered_json& l,
+                                const std::vector<double>& default_x, bool log_x,
+                                const Names& names, const FileReader& reader,
+                                const std::string& what) {
+  Line line;
+  line.slope = figure_number(l.at("slope"), names, reader, what + " slope");
+  line.intercept = figure_number(l.at("intercept"), names, reader, what + " intercept");
+  if (!std::isfinite(line.slope) || !std::isfinite(line.intercept)) return std::nullopt;
+  const std::vector<double> x =
+      l.contains("x")
+          ? number_array(evaluate(l["x"].get<std::string>(), names, reader), what + " x")
+          : default_x;
+  for (const double u : x)
+    if (std::isfinite(u) && (!log_x || u > 0.0)) {
+      line.x_from = std::isnan(line.x_from) ? u : std::min(line.x_from, u);
+      line.x_to = std::isnan(line.x_to) ? u : std::max(line.x_to, u);
+    }
+  line.label = l.value("label", "");
+  return line;
+}
+
+// The figure block of a compute: the engine's curves evaluated, with their standard errors and
+// fitted line; the paper's points, line, band and value as given or computed.
 Figure figure(const nlohmann::ordered_json& f, const Names& names, const FileReader& reader) {
   Figure fig;
   fig.x = number_array(evaluate(f.at("x").get<std::string>(), names, reader), "figure x");
   fig.y = number_array(evaluate(f.at("y").get<std::string>(), names, reader), "figure y");
+  fig.y_err = errors(f, "y_err", fig.y.size(), names, reader, "figure y_err");
   if (f.contains("ref_x") && f.contains("ref_y")) {
     fig.ref_x = f["ref_x"].get<std::vector<double>>();
     fig.ref_y = f["ref_y"].get<std::vector<double>>();
@@ -296,12 +343,30 @@ Figure figure(const nlohmann::ordered_json& f, const Names& names, const FileRea
     c.label = more.value("label", "");
     c.x = number_array(evaluate(more.at("x").get<std::string>(), names, reader), "series x");
     c.y = number_array(evaluate(more.at("y").get<std::string>(), names, reader), "series y");
+    c.y_err = errors(more, "y_err", c.y.size(), names, reader, "series y_err");
     fig.more.push_back(c);
   }
   fig.x_label = f.value("x_label", "");
   fig.y_label = f.value("y_label", "");
   fig.log_x = f.value("log_x", false);
   fig.log_y = f.value("log_y", false);
+  // the fit spans the points it fits (its x, else the figure's); the paper's line, the axes
+  if (f.contains("fit"))
+    fig.fit = figure_line(f["fit"], fig.x, fig.log_x, names, reader, "figure fit");
+  if (f.contains("ref_line"))
+    fig.ref_line = figure_line(f["ref_line"], {}, fig.log_x, names, reader, "figure ref_line");
+  // a band or value that is no number (a NaN read) is left out, as a point that is none
+  if (f.contains("ref_band")) {
+    const nlohmann::ordered_json& b = f["ref_band"];
+    const Band band{figure_number(b.at("low"), names, reader, "figure ref_band low"),
+                    figure_number(b.at("high"), names, reader, "figure ref_band high"),
+                    b.value("label", "")};
+    if (std::isfinite(band.low) && std::isfinite(band.high)) fig.ref_band = band;
+  }
+  if (f.contains("ref_hline")) {
+    const double v = figure_number(f["ref_hline"], names, reader, "figure ref_hline");
+    if (std::isfinite(v)) fig.ref_hline = v;
+  }
   return fig;
 }
 

@@ -251,10 +251,11 @@ class Checker {
   }
 
   static void figure(const JsonObject& f) {
-    f.allow_only(
-        {"x", "y", "x_label", "y_label", "label", "log_x", "log_y", "ref_x", "ref_y", "series"});
+    f.allow_only({"x", "y", "y_err", "x_label", "y_label", "label", "log_x", "log_y", "ref_x",
+                  "ref_y", "series", "fit", "ref_line", "ref_band", "ref_hline"});
     expression(f, "x");
     expression(f, "y");
+    optional_expression(f, "y_err");
     for (const char* key : {"x_label", "y_label", "label"}) optional_string(f, key);
     for (const char* key : {"log_x", "log_y"}) optional_bool(f, key);
     if (f.has("ref_x") != f.has("ref_y")) f.fail(f.has("ref_x") ? "ref_y" : "ref_x", "missing");
@@ -274,11 +275,50 @@ class Checker {
       if (!series.is_array()) f.fail("series", "must be an array of curves");
       for (std::size_t i = 0; i < series.size(); ++i) {
         const JsonObject s(series[i], f.file(), f.pointer_of("series") + "/" + std::to_string(i));
-        s.allow_only({"label", "x", "y"});
+        s.allow_only({"label", "x", "y", "y_err"});
         optional_string(s, "label");
         expression(s, "x");
         expression(s, "y");
+        optional_expression(s, "y_err");
       }
+    }
+    // the engine's least-squares line, from the same expressions as its value
+    if (f.has("fit")) line(f.object("fit"), false);
+    // the paper's line, band and value: numbers, or expressions where they hang on the data (a
+    // paper's slope drawn through the data's mean point)
+    if (f.has("ref_line")) line(f.object("ref_line"), true);
+    if (f.has("ref_band")) {
+      const JsonObject band = f.object("ref_band");
+      band.allow_only({"low", "high", "label"});
+      number_or_expression(band, "low");
+      number_or_expression(band, "high");
+      optional_string(band, "label");
+    }
+    if (f.has("ref_hline")) number_or_expression(f, "ref_hline");
+  }
+
+  // A line of a figure: slope and intercept in the axes' own coordinates, expressions (numbers
+  // too when `numbers`), the x its range spans and its label in the legend.
+  static void line(const JsonObject& l, bool numbers) {
+    l.allow_only({"slope", "intercept", "x", "label"});
+    for (const char* key : {"slope", "intercept"}) {
+      if (numbers) {
+        number_or_expression(l, key);
+      } else {
+        expression(l, key);
+      }
+    }
+    optional_expression(l, "x");
+    optional_string(l, "label");
+  }
+
+  static void number_or_expression(const JsonObject& o, const std::string& key) {
+    if (o.has(key) && o.value(key).is_number()) {
+      o.number(key);
+    } else if (o.has(key) && !o.value(key).is_string()) {
+      o.fail(key, "must be a number or an expression (a string)");
+    } else {
+      expression(o, key);
     }
   }
 

@@ -9,6 +9,7 @@
 #include "granular/io/file.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/provenance.hpp"
+#include "granular/reproduce/plot_text.hpp"
 
 namespace granular::reproduce {
 
@@ -19,28 +20,7 @@ namespace {
 
 std::string fmt(double x) { return Value::of(x).brief(); }
 
-std::string escape_html(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string escape_html(const std::string& s) { return escape_xml(s); }
 
 // A Markdown table cell: no line breaks, no bare pipes.
 std::string cell(const std::string& s) {
@@ -53,6 +33,16 @@ std::string cell(const std::string& s) {
     } else {
       out += c;
     }
+  }
+  return out;
+}
+
+// Text with Markdown's brackets escaped (an image's alt text).
+std::string markdown_text(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '[' || c == ']' || c == '\\') out += '\\';
+    out += c;
   }
   return out;
 }
@@ -96,108 +86,7 @@ std::string cost_text(const nlohmann::ordered_json& cost) {
   return one("quick_s") + " / " + one("full_s");
 }
 
-// The axis of a plot: the data's range (positive only on a log axis) mapped to [a, b] pixels.
-struct Axis {
-  double lo = 0.0, hi = 1.0;
-  bool log = false;
-  double a = 0.0, b = 1.0;
-
-  static Axis fit(const std::vector<double>& u, const std::vector<double>& v, bool log) {
-    Axis ax;
-    ax.log = log;
-    bool any = false;
-    for (const std::vector<double>* w : {&u, &v})
-      for (double x : *w) {
-        if (!std::isfinite(x) || (log && x <= 0.0)) continue;
-        const double t = log ? std::log10(x) : x;
-        ax.lo = any ? std::min(ax.lo, t) : t;
-        ax.hi = any ? std::max(ax.hi, t) : t;
-        any = true;
-      }
-    if (!any || ax.hi == ax.lo) {
-      ax.lo -= 0.5;
-      ax.hi += 0.5;
-    }
-    const double pad = 0.05 * (ax.hi - ax.lo);
-    ax.lo -= pad;
-    ax.hi += pad;
-    return ax;
-  }
-  bool shows(double x) const { return std::isfinite(x) && (!log || x > 0.0); }
-  double at(double x) const {
-    const double t = log ? std::log10(x) : x;
-    return a + (b - a) * (t - lo) / (hi - lo);
-  }
-  std::string tick(double t) const { return fmt(log ? std::pow(10.0, t) : t); }
-};
-
 }  // namespace
-
-std::string svg_plot(const Figure& f) {
-  const double width = 360, height = 240, left = 58, right = 12, top = 12, bottom = 40;
-  std::vector<double> all_x = f.ref_x, all_y = f.ref_y;
-  for (const Series& c : f.more) {
-    all_x.insert(all_x.end(), c.x.begin(), c.x.end());
-    all_y.insert(all_y.end(), c.y.begin(), c.y.end());
-  }
-  Axis x = Axis::fit(f.x, all_x, f.log_x);
-  Axis y = Axis::fit(f.y, all_y, f.log_y);
-  x.a = left;
-  x.b = width - right;
-  y.a = height - bottom;
-  y.b = top;
-  std::ostringstream s;
-  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-    << "\" viewBox=\"0 0 " << width << " " << height
-    << "\" font-family=\"sans-serif\" font-size=\"10\">\n"
-    << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << width - left - right
-    << "\" height=\"" << height - top - bottom << "\" fill=\"none\" stroke=\"#444\"/>\n";
-  for (int i = 0; i <= 4; ++i) {
-    const double tx = x.lo + (x.hi - x.lo) * i / 4.0, ty = y.lo + (y.hi - y.lo) * i / 4.0;
-    const double px = x.a + (x.b - x.a) * i / 4.0, py = y.a + (y.b - y.a) * i / 4.0;
-    s << "<text x=\"" << px << "\" y=\"" << height - bottom + 13 << "\" text-anchor=\"middle\">"
-      << x.tick(tx) << "</text>\n"
-      << "<text x=\"" << left - 4 << "\" y=\"" << py + 3 << "\" text-anchor=\"end\">" << y.tick(ty)
-      << "</text>\n";
-  }
-  s << "<text x=\"" << (left + width - right) / 2 << "\" y=\"" << height - 6
-    << "\" text-anchor=\"middle\">" << escape_html(f.x_label) << (f.log_x ? " (log)" : "")
-    << "</text>\n"
-    << "<text transform=\"translate(12," << (top + height - bottom) / 2
-    << ") rotate(-90)\" text-anchor=\"middle\">" << escape_html(f.y_label)
-    << (f.log_y ? " (log)" : "") << "</text>\n";
-  // the engine's curves, points joined in order, each in its colour with its legend line; the
-  // paper's points as crosses
-  std::vector<Series> curves = {{f.label, f.x, f.y}};
-  curves.insert(curves.end(), f.more.begin(), f.more.end());
-  const char* colours[] = {"#1f5fa8", "#2e8b57", "#8e44ad", "#d68910", "#555555"};
-  for (std::size_t k = 0; k < curves.size(); ++k) {
-    const Series& c = curves[k];
-    const char* colour = colours[k % 5];
-    std::string path;
-    for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
-      if (!x.shows(c.x[i]) || !y.shows(c.y[i])) continue;
-      path += (path.empty() ? "M" : " L") + fmt(x.at(c.x[i])) + "," + fmt(y.at(c.y[i]));
-      s << "<circle cx=\"" << fmt(x.at(c.x[i])) << "\" cy=\"" << fmt(y.at(c.y[i]))
-        << "\" r=\"2.5\" fill=\"" << colour << "\"/>\n";
-    }
-    if (!path.empty())
-      s << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << colour
-        << "\" stroke-width=\"1\"/>\n";
-    if (curves.size() > 1 && !c.label.empty())
-      s << "<text x=\"" << left + 6 << "\" y=\"" << top + 12 + 12 * static_cast<double>(k)
-        << "\" fill=\"" << colour << "\">" << escape_html(c.label) << "</text>\n";
-  }
-  for (std::size_t i = 0; i < f.ref_x.size() && i < f.ref_y.size(); ++i) {
-    if (!x.shows(f.ref_x[i]) || !y.shows(f.ref_y[i])) continue;
-    const double px = x.at(f.ref_x[i]), py = y.at(f.ref_y[i]);
-    s << "<path d=\"M" << fmt(px - 3) << "," << fmt(py - 3) << " L" << fmt(px + 3) << ","
-      << fmt(py + 3) << " M" << fmt(px - 3) << "," << fmt(py + 3) << " L" << fmt(px + 3) << ","
-      << fmt(py - 3) << "\" stroke=\"#c0392b\" stroke-width=\"1.5\"/>\n";
-  }
-  s << "</svg>\n";
-  return s.str();
-}
 
 std::string tally_text(const std::vector<Result>& results) {
   std::map<Verdict, int> n;
@@ -288,9 +177,12 @@ void write_report(const fs::path& dir, const Plan& plan, const std::vector<Resul
                                      : std::string());
     std::string figure_md, figure_html;
     if (r.figure) {
-      const std::string svg = svg_plot(*r.figure);
+      // the figure says what it shows without the row beside it: the scale and the verdict
+      Figure figure = *r.figure;
+      figure.caption = std::string(scale) + " scale — " + verdict;
+      const std::string svg = svg_plot(figure);
       io::write_file_atomic(dir / "figures" / (r.id + ".svg"), svg);
-      figure_md = " ![](figures/" + r.id + ".svg)";
+      figure_md = " ![" + cell(markdown_text(figure.caption)) + "](figures/" + r.id + ".svg)";
       figure_html = svg;
     }
     md << "| " << cell(r.id) << " | " << cell(where) << " | " << cell(statement) << " | "

@@ -3,10 +3,13 @@
 // before anything runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/cli_scratch.hpp"
 
@@ -91,7 +94,8 @@ TEST_F(ReproduceCli, WritesTheReportAndRunsNothingTwice) {
   EXPECT_EQ(report["results"][3]["verdict"], "reproduced");
   const std::string md = file_text(dir_ / "rep" / "report.md");
   EXPECT_NE(md.find("| count | §4 | count | 6 | 6 | **reproduced** |"), std::string::npos) << md;
-  EXPECT_NE(md.find("![](figures/curve.svg)"), std::string::npos);
+  // the figure with its scale and verdict
+  EXPECT_NE(md.find("![quick scale — reproduced](figures/curve.svg)"), std::string::npos) << md;
   EXPECT_NE(md.find("| 0.2 / - |"), std::string::npos);  // the cost column
   const std::string html = file_text(dir_ / "rep" / "report.html");
   EXPECT_NE(html.find("<svg"), std::string::npos);  // the figure inline: one self-contained page
@@ -255,5 +259,97 @@ TEST_F(ReproduceCli, RunsMustCompleteAndBeThisBuilds) {
   const auto again = granular("reproduce --out rep --threads 1");
   EXPECT_NE(again.err.find("run cases/pendulum_mu0.json"), std::string::npos) << again.err;
   EXPECT_NE(json::parse(file_text(folder / "summary.json"))["provenance"]["commit"], "0000000");
+}
+
+// Issue 33, item 7: a figure shows what a referee checks: the points' standard errors as bars,
+// the engine's fitted line and the paper's line, band or value, and the scale and verdict.
+TEST_F(ReproduceCli, FiguresShowErrorsFitsAndThePapersValue) {
+  // (the test's json sorts `let` by name, and names are evaluated in order)
+  const json power_law = {
+      {"let",
+       {{"data_x", "[1, 2, 4, 8]"},
+        {"data_y", "[2, 4.1, 7.9, 16.5]"},
+        {"fit_b", "slope(log(data_x), log(data_y))"},
+        {"fit_c", "(mean(log(data_y)) - fit_b * mean(log(data_x))) / log(10)"}}},
+      {"value", "fit_b"},
+      {"stderr", "slope_se(log(data_x), log(data_y))"},
+      {"figure",
+       {{"x", "data_x"},
+        {"y", "data_y"},
+        {"y_err", "[0.2, 0.3, 0.5, 1]"},
+        {"log_x", true},
+        {"log_y", true},
+        {"fit", {{"slope", "fit_b"}, {"intercept", "fit_c"}}},
+        {"ref_line",
+         {{"slope", 1},
+          {"intercept", "(mean(log(data_y)) - mean(log(data_x))) / log(10)"},
+          {"label", "paper: exponent 1, through the data's mean"}}},
+        {"ref_band", {{"low", 1}, {"high", 20}}},
+        {"ref_hline", "mean(data_y)"}}}};
+  json exponent = result("exponent", {{"kind", "exponent"}, {"value", 1.0}}, power_law);
+  exponent["tolerance"] = {{"absolute", 0.2}, {"why", "a planted law"}};
+  json mismatched = exponent;
+  mismatched["id"] = "mismatched";
+  mismatched["measure"]["compute"]["figure"]["y_err"] = "[0.2, 0.3]";
+  write_registry({exponent, mismatched});
+  granular("reproduce --out rep --threads 1");
+  const json report = json::parse(file_text(dir_ / "rep" / "results.json"));
+  EXPECT_EQ(report["results"][0]["verdict"], "reproduced") << report["results"][0]["message"];
+  EXPECT_EQ(report["results"][1]["verdict"], "failed");
+  EXPECT_NE(report["results"][1]["message"].get<std::string>().find(
+                "figure: figure y_err: 2 standard errors for 4 points"),
+            std::string::npos)
+      << report["results"][1]["message"];
+  const std::string svg = file_text(dir_ / "rep" / "figures" / "exponent.svg");
+  for (const char* element : {"class=\"fit\"", "class=\"ref-line\"", "class=\"ref-band\"",
+                              "class=\"ref-hline\"", "bars: ±1 standard error",
+                              "quick scale — reproduced", "paper: exponent 1, through the data"})
+    EXPECT_NE(svg.find(element), std::string::npos) << element << "\n" << svg;
+  std::size_t bars = 0;
+  for (std::size_t at = svg.find("class=\"error-bar\""); at != std::string::npos;
+       at = svg.find("class=\"error-bar\"", at + 1))
+    ++bars;
+  EXPECT_EQ(bars, 4u);
+  // the same drawing inline in the page, the caption in the Markdown's alt text
+  EXPECT_NE(file_text(dir_ / "rep" / "report.html").find(svg), std::string::npos);
+  EXPECT_NE(file_text(dir_ / "rep" / "report.md")
+                .find("![quick scale — reproduced](figures/exponent.svg)"),
+            std::string::npos);
+}
+
+// A figure's new keys are checked with the registry: one line naming the pointer, nothing run.
+TEST_F(ReproduceCli, RefusesBadFigureKeys) {
+  const json base = {{"x", "[1, 2]"}, {"y", "[1, 2]"}};
+  const std::vector<std::pair<json, std::string>> cases = {
+      {{{"y_err", 3}}, "/figure/y_err: must be an expression (a string)"},
+      {{{"y_err", "[1, 2"}}, "/figure/y_err: "},
+      {{{"fit", {{"slope", "1"}}}}, "/figure/fit/intercept: required key is missing"},
+      {{{"fit", {{"slope", 1}, {"intercept", "0"}}}}, "/figure/fit/slope: must be an expression"},
+      {{{"fit", "1"}}, "/figure/fit: "},
+      {{{"ref_line", {{"slope", true}, {"intercept", 0}}}},
+       "/figure/ref_line/slope: must be a number or an expression (a string)"},
+      {{{"ref_line", {{"slope", 1}, {"intercept", 0}, {"colour", "red"}}}},
+       "/figure/ref_line/colour: unknown key"},
+      {{{"ref_band", {{"low", 1}}}}, "/figure/ref_band/high: required key is missing"},
+      {{{"ref_hline", "nosuch(1)"}}, "/figure/ref_hline: "},
+      {{{"ref_hline", {1}}}, "/figure/ref_hline: must be a number or an expression"},
+      {{{"series", {{{"x", "[1]"}, {"y", "[1]"}, {"y_err", false}}}}},
+       "/figure/series/0/y_err: must be an expression"},
+      {{{"error_bars", "[1, 1]"}}, "/figure/error_bars: unknown key"}};
+  for (const auto& [keys, expected] : cases) {
+    json figure = base;
+    figure.update(keys);
+    fs::remove_all(dir_ / "papers");
+    fs::remove_all(dir_ / "cases");
+    write_registry(json::array(
+        {result("bad", {{"kind", "count"}, {"value", 6}}, {{"value", "1"}, {"figure", figure}})}));
+    const auto r = granular("reproduce --out rep");
+    EXPECT_EQ(r.code, 2) << keys.dump();
+    EXPECT_NE(r.err.find("papers/stated_results.json: /results/0/measure/compute" + expected),
+              std::string::npos)
+        << keys.dump() << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "rep"));
+  }
 }
 }  // namespace

@@ -2,6 +2,7 @@
 // verdict against the paper's number and tolerance (docs/reproduce.md).
 #pragma once
 
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -33,20 +34,42 @@ const char* disagreement_name(Disagreement d);
 // The evidence an entry's check gives when the claim holds (the registry's evidence.kind).
 enum class Evidence { reproduction, construction, calibration, erratum };
 
-// A curve of a figure and its name in the legend.
+// A curve of a figure and its name in the legend; y_err, when given, the standard error of each
+// y (NaN: none), drawn as a bar of ±1 SE.
 struct Series {
   std::string label;
-  std::vector<double> x, y;
+  std::vector<double> x, y, y_err;
 };
 
-// The points of a figure: the engine's (x, y), more of the engine's curves (another law, say)
-// and the paper's (ref_x, ref_y), if printed.
+// A straight line in the axes' own coordinates, v = intercept + slope · u, where u and v are x
+// and y, or log10 of them on a log axis (on log-log axes a power law), drawn over the data
+// [x_from, x_to] (NaN: the axis' whole width).
+struct Line {
+  double slope = NAN, intercept = NAN;
+  double x_from = NAN, x_to = NAN;
+  std::string label;  // its name in the legend; "" for the default one
+};
+
+// A horizontal band [low, high]: the paper's value and its tolerance, say.
+struct Band {
+  double low = NAN, high = NAN;
+  std::string label;
+};
+
+// The points of a figure: the engine's (x, y) with their standard errors, more of the engine's
+// curves (another law, say), the engine's fitted line, and the paper's: its points (ref_x,
+// ref_y), line, band or value, as printed.
 struct Figure {
-  std::vector<double> x, y, ref_x, ref_y;
+  std::vector<double> x, y, y_err, ref_x, ref_y;
   std::string label;  // of (x, y) in the legend, when there are more curves
   std::vector<Series> more;
   std::string x_label, y_label;
   bool log_x = false, log_y = false;
+  std::optional<Line> fit;       // the engine's least-squares line, dashed
+  std::optional<Line> ref_line;  // the paper's line
+  std::optional<Band> ref_band;
+  std::optional<double> ref_hline;
+  std::string caption;  // a title line: the scale and the verdict (the report writer sets it)
 };
 
 struct Result {

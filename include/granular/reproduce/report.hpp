@@ -8,6 +8,7 @@
 
 #include "granular/reproduce/measure.hpp"
 #include "granular/reproduce/plan.hpp"
+#include "granular/reproduce/svg_plot.hpp"
 
 namespace granular::reproduce {
 
@@ -16,8 +17,5 @@ std::string tally_text(const std::vector<Result>& results);
 
 void write_report(const std::filesystem::path& dir, const Plan& plan,
                   const std::vector<Result>& results);
-
-// An SVG drawing of a figure (report.html embeds it, report.md links it).
-std::string svg_plot(const Figure& f);
 
 }  // namespace granular::reproduce
