@@ -70,7 +70,9 @@ const io::TableSpec& impacts_table() {
        {"vt_after_left", "m/s", "after"},
        {"p_n_left", "N s", "normal impulse P_n on the left tip"},
        {"p_t_left", "N s", "tangential impulse P_t"},
-       {"tangential_left", "", "`slip`, `stick`, `reverse` or `none`"},
+       {"tangential_left", "",
+        "`stick` when v_t ends within `numerics/slip_tol` of 0, else `reverse` when it reversed "
+        "in the impact, else `slip`; `none` without normal impulse"},
        {"plastic_left", "",
         "1 when the left tip approached slower than `zeno/min_speed`: e = 0, it stays on the "
         "plate"},

@@ -8,6 +8,13 @@
 // of the same scheme from the last accepted state — never by interpolating the state
 // linearly. The returned state is the one at the end of the final bracket, so it lies on the
 // far side of the crossing (g ≤ 0 for a falling gap) within `event_time_tol`.
+//
+// An event checked at step ends misses a function that crosses back and forth within one step.
+// Where that matters, the model gives the function's rate ġ along the motion: then an event that
+// starts a step on its far side and ends it there (a gap right after its impact, g ≤ 0, whose
+// flight is shorter than a step) is still found when ġ changes sign within the step towards the
+// event (a maximum of a falling gap) and g lies on the near side there: the crossing after that
+// turn is located as any other. Steps in which nothing crossed are taken unchanged.
 #pragma once
 
 #include "granular/hd.hpp"
@@ -40,6 +47,9 @@ enum class Direction { falling, rising, both };
 struct Event {
   EventFunction g;
   Direction direction = Direction::falling;
+  // dg/dt along the motion, optional (falling and rising events): finds a crossing back and
+  // forth within one step from the far side (above)
+  EventFunction rate = {};
 };
 
 struct OdeOptions {
@@ -103,9 +113,12 @@ class EventIntegrator {
       std::optional<EventHit> first;
       for (std::size_t k = 0; k < events.size(); ++k) {
         const double g1 = events[k].g(t1, y1);
-        if (!crosses(events[k].direction, g0[k], g1)) continue;
-        EventHit hit = locate(static_cast<int>(k), events[k], t, y, g0[k], h);
-        if (!first || hit.t < first->t) first = std::move(hit);
+        std::optional<EventHit> hit;
+        if (crosses(events[k].direction, g0[k], g1))
+          hit = locate(static_cast<int>(k), events[k], t, y, g0[k], h);
+        else if (events[k].rate)
+          hit = excursion(static_cast<int>(k), events[k], t, y, g0[k], t1, y1, g1, h);
+        if (hit && (!first || hit->t < first->t)) first = std::move(hit);
       }
       if (first) {
         if (stretch) stretch(t, y, first->t, first->y);
@@ -158,20 +171,51 @@ class EventIntegrator {
   // Illinois regula falsi on τ ↦ g(t + τ, y(t + τ)), with y(t + τ) from one step of length τ.
   EventHit locate(int index, const Event& e, double t, const State& y, double g_start,
                   double h) const {
-    double a = 0.0, ga = g_start;
-    double b = h;
-    State yb = step(t, y, b);
-    double gb = e.g(t + b, yb);
+    State yb;
+    const double b = bracket(e.g, e.direction, t, y, 0.0, g_start, h, yb);
+    return {index, t + b, std::move(yb)};
+  }
+
+  // A step that starts and ends on the event's far side, with the event's rate given: a
+  // crossing back and forth within it shows as a turn of g (ġ changing sign towards the
+  // event: a maximum of a falling g, a minimum of a rising one) with g on the near side there.
+  // The turn is located on ġ as an event of the same direction, the crossing after it on g
+  // over the rest of the step; with no such turn nothing is found, as before.
+  std::optional<EventHit> excursion(int index, const Event& e, double t, const State& y,
+                                    double g0, double t1, const State& y1, double g1,
+                                    double h) const {
+    if (e.direction == Direction::both) return std::nullopt;
+    const double s = e.direction == Direction::falling ? 1.0 : -1.0;
+    if (!(s * g0 <= 0.0 && s * g1 <= 0.0)) return std::nullopt;
+    const double r0 = e.rate(t, y);
+    if (!crosses(e.direction, r0, e.rate(t1, y1))) return std::nullopt;
+    State y_turn;
+    const double turn = bracket(e.rate, e.direction, t, y, 0.0, r0, h, y_turn);
+    const double g_turn = e.g(t + turn, y_turn);
+    if (!crosses(e.direction, g_turn, g1)) return std::nullopt;  // g stayed on the far side
+    State yb;
+    const double b = bracket(e.g, e.direction, t, y, turn, g_turn, h, yb);
+    return EventHit{index, t + b, std::move(yb)};
+  }
+
+  // The bracket [a, b] of f's crossing in direction d, from f(t + a) = fa on the near side to
+  // the far side at b (f's value there found by a step over b), narrowed by Illinois regula
+  // falsi; returns b and the state there.
+  double bracket(const EventFunction& f, Direction d, double t, const State& y, double a,
+                 double fa, double b, State& yb) const {
+    double ga = fa;
+    yb = step(t, y, b);
+    double gb = f(t + b, yb);
     int side = 0;
     for (int it = 0; it < 200 && b - a > o_.event_time_tol; ++it) {
       double c = (a * gb - b * ga) / (gb - ga);
       if (!(c > a && c < b)) c = 0.5 * (a + b);  // keep strictly inside the bracket
-      const State yc = step(t, y, c);
-      const double gc = e.g(t + c, yc);
-      if (crosses(e.direction, ga, gc)) {
+      State yc = step(t, y, c);
+      const double gc = f(t + c, yc);
+      if (crosses(d, ga, gc)) {
         b = c;
         gb = gc;
-        yb = yc;
+        yb = std::move(yc);
         if (side == -1) ga *= 0.5;
         side = -1;
       } else {
@@ -181,7 +225,7 @@ class EventIntegrator {
         side = 1;
       }
     }
-    return {index, t + b, yb};
+    return b;
   }
 
   State rk4_step(double t, const State& y, double h) const {

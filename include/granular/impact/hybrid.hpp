@@ -68,6 +68,7 @@ struct NamedEvent {
   Kind kind;
   EventFunction g;
   Direction direction = Direction::falling;
+  EventFunction rate = {};  // dg/dt, optional: see Event (event.hpp)
 };
 
 // The state along a stretch of motion, at any time within it.
@@ -211,7 +212,7 @@ RunOutcome run_hybrid(HybridModel<Kind>& model, double t0, State y0, const Drive
         } else if (ph.rhs) {
           std::vector<Event> events;
           events.reserve(ph.events.size());
-          for (const NamedEvent<Kind>& e : ph.events) events.push_back({e.g, e.direction});
+          for (const NamedEvent<Kind>& e : ph.events) events.push_back({e.g, e.direction, e.rate});
           ode.set_rhs(std::move(ph.rhs));
           const auto stretch = [&](double t0, const State& y0, double t1, const State& y1) {
             rows(t0, t1, [&](double at) { return at == t1 ? y1 : ode.step(t0, y0, at - t0); });

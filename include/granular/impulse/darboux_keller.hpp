@@ -34,6 +34,9 @@ struct DkParams {
   double kappa;               // distributing-law exponent, 0 < κ < 1 (3/5 by default) [-]
   int steps;                  // primary-impulse steps over the estimated impact [-]
   int max_steps;              // give up (status) after this many steps [-]
+  // the outcome label only (DkResult::slip): a contact ends stuck when its slip at the end is
+  // at most this; 0: exactly 0, in stick [m/s]
+  double slip_tol = 0.0;
 };
 
 // Pre-impact contact velocities and which contacts take part (approaching, or closed with
@@ -54,7 +57,8 @@ struct DkResult {
   double u_n[dk_max_contacts];       // post-impact normal velocity [m/s]
   double u_t[dk_max_contacts];       // post-impact slip velocity [m/s]
   double energy_max[dk_max_contacts];  // largest stored energy Ẽ_i [J]
-  DkSlip slip[dk_max_contacts];      // stick if the contact ends stuck, reverse if it reversed
+  DkSlip slip[dk_max_contacts];      // stick if the contact ends stuck (|u_t| ≤ slip_tol),
+                                     // else reverse if it reversed on the way, else slip
   int first_primary;                 // the contact that drove the start (-1: no impact)
   int steps;                         // steps taken
   bool converged;                    // false: max_steps reached
@@ -290,13 +294,19 @@ GRANULAR_HD inline DkResult darboux_keller_impact(const DkParams& p, const DkInp
     if (k + 1 == p.max_steps) r.converged = false;
   }
 
-  // the tangential outcome: slipping at the end unless stuck (or reversed on the way)
+  // the tangential outcome: slipping at the end unless stuck (or reversed on the way). Stuck
+  // is read from the slip at the end, to slip_tol: a contact that is done while the other one
+  // still acts keeps moving with it, so where both tangent rows coincide (the flat dimer) its
+  // slip ends at the other's stick to rounding, whatever its own mode (a reversal of the
+  // first of two slips reaching 0 together included)
   for (int i = 0; i < 2; ++i) {
     r.u_n[i] = un[i];
     r.u_t[i] = ut[i];
+    const bool stuck =
+        p.slip_tol > 0.0 ? fabs(ut[i]) <= p.slip_tol : (ut[i] == 0.0 && mode[i] == 0);
     if (!in.in_set[i] || !(r.p_n[i] > 0.0)) {
       r.slip[i] = DkSlip::none;
-    } else if (ut[i] == 0.0 && mode[i] == 0) {
+    } else if (stuck) {
       r.slip[i] = DkSlip::stick;
     } else if (r.slip[i] != DkSlip::reverse) {
       r.slip[i] = DkSlip::slip;

@@ -57,9 +57,13 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
       return ph;
     }
     ph.rhs = flight_rhs(m_);
+    // each gap with its rate, the relative normal velocity: a flight after an impact that is
+    // shorter than a step (the gap starts and ends the step at ≤ 0) is found by its apex
     for (Surface s : list_)
       ph.events.push_back({BilliardEvent{BilliardEvent::Type::impact, s},
-                           [this, s](double tt, const State& y) { return gap(s, tt, y); }});
+                           [this, s](double tt, const State& y) { return gap(s, tt, y); },
+                           Direction::falling,
+                           [this, s](double tt, const State& y) { return gap_rate(s, tt, y); }});
     return ph;
   }
 
@@ -118,6 +122,16 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
                            y[kQ1] - m_.drive.amplitude * std::sin(m_.drive.omega * t), y[kQ2],
                            m_.ball.radius)
         .gap;
+  }
+
+  // the gap's rate of change: the relative normal velocity (v − w n1)·c2 at the closest point,
+  // the wall moving with w = ωA cos(ωt) (the same u_n as the impact map's)
+  double gap_rate(Surface s, double t, const State& y) const {
+    const double A = m_.drive.amplitude, w = m_.drive.omega;
+    const double z = surface_contact(m_.boundary, s, y[kQ1] - A * std::sin(w * t), y[kQ2],
+                                     m_.ball.radius)
+                         .z;
+    return -(y[kV1] - A * w * std::cos(w * t)) * std::sin(z) + y[kV2] * std::cos(z);
   }
 
   // the Zeno policy's fallback: persistent contact cannot go on, the run ends with status zeno

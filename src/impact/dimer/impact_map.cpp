@@ -28,6 +28,7 @@ DimerImpact dimer_impact(const Params& p, const Options& o, double t, State& y, 
   dk.kappa = p.kappa;
   dk.steps = o.impulse_steps;
   dk.max_steps = 50 * o.impulse_steps;
+  dk.slip_tol = o.slip_tol;  // the tips' outcome label: stuck as the contact phase reads it
   for (int i = 0; i < 2; ++i) {
     const TipKinematics k = dimer_tip(p, t, y, i);
     im.tips[i] = closed(mode[i]) || (k.d <= kGapTol && k.d_dot < 0.0);

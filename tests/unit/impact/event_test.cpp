@@ -93,6 +93,54 @@ TEST(EventIntegrator, RespectsDirections) {
   EXPECT_NEAR(hit->t, std::sqrt(1.0 / 9.81), 1e-11);
 }
 
+// A gap that starts a step on its far side (right after an impact, located to the far side)
+// and whose flight is shorter than the step crosses back and forth within it: unseen at the
+// step ends. With the gap's rate the crossing is found at the closed-form time 2 v / g on both
+// schemes; without a flight (no turn of the gap on its near side) nothing is found, and where
+// the gap crosses at a step end the rate changes nothing.
+TEST(EventIntegrator, FindsAFlightShorterThanAStepFromTheFarSide) {
+  const EventFunction height = [](double, const State& s) { return s[0]; };
+  const EventFunction rate = [](double, const State& s) { return s[1]; };
+  const double v = 0.004, g = 9.81;  // a flight of 2 v / g = 0.82 ms
+  for (Scheme scheme : {Scheme::rk4, Scheme::dopri5}) {
+    OdeOptions o;
+    o.scheme = scheme;
+    o.step = 1e-3;
+    o.max_step = 1e-3;
+    EventIntegrator ode(falling, o);
+    State y(2);
+    y << -1e-15, v;
+    double t = 0.0;
+    ASSERT_FALSE(ode.advance(t, y, 0.01, {{height, Direction::falling}}).has_value())
+        << "the step ends see no crossing";
+    ode.set_step(o.step);
+    y << -1e-15, v;
+    t = 0.0;
+    const auto hit = ode.advance(t, y, 0.01, {{height, Direction::falling, rate}});
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_NEAR(hit->t, 2.0 * v / g, 1e-11);
+    EXPECT_LE(hit->y[0], 0.0);
+    EXPECT_NEAR(hit->y[1], -v, 1e-9);
+    // no flight: a gap that starts on its far side and sinks
+    ode.set_step(o.step);
+    y << -1e-15, -v;
+    t = 0.0;
+    EXPECT_FALSE(ode.advance(t, y, 0.01, {{height, Direction::falling, rate}}).has_value());
+    // an ordinary fall: the same hit, bit for bit, with or without the rate
+    ode.set_step(o.step);
+    y << 1.0, 0.0;
+    t = 0.0;
+    const auto plain = ode.advance(t, y, 10.0, {{height, Direction::falling}});
+    ode.set_step(o.step);
+    y << 1.0, 0.0;
+    t = 0.0;
+    const auto with_rate = ode.advance(t, y, 10.0, {{height, Direction::falling, rate}});
+    ASSERT_TRUE(plain && with_rate);
+    EXPECT_EQ(plain->t, with_rate->t);
+    EXPECT_EQ(plain->y, with_rate->y);
+  }
+}
+
 // A ball bouncing with restitution e accumulates impacts at t∞ = t0 (1 + 2e/(1 − e)),
 // t0 = √(2h/g). The guard stops it once the approach speed falls below 2 g dt (every later
 // flight would be shorter than the integrator could resolve); the flights it cut off would

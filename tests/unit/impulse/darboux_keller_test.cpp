@@ -175,6 +175,45 @@ TEST(DimerDarbouxKeller, SymmetricFlatDrop) {
   EXPECT_EQ(r.u_t[1], 0.0);
 }
 
+// The double impact of the flat Ar 5.7 dimer (cases/dimer_fig6_ar57_mu012.json, t = 1.0245 s):
+// the left tip rests on the plate, both tips slip at −1.6 cm/s (equal but for 1.3e-13 m/s of
+// rounding, θ = −5.8e-13) and the right one hits. Both tangent rows coincide, so both slips
+// reach 0 together; the left's first, by the rounding, and for a step of 2e-9 of its length
+// it is a stick candidate beside a right tip still slipping: a "reversal" at 1e-13 m/s. The
+// right tip sticks, and the left one, done before it, ends at its stick to rounding. Its
+// outcome is stuck as the dimer reads it (|v_t| ≤ numerics/slip_tol); slip_tol changes the
+// label only, not one bit of the impulses or velocities.
+TEST(DimerDarbouxKeller, TwoSlipsStoppingTogetherEndStuck) {
+  Params p = dimer(5.7);
+  p.m_b = 7.8e3 * 4.0 / 3.0 * kPi * p.r * p.r * p.r;
+  impulse::DkInput in{};
+  dimer_delassus(p, -5.759832511658715e-13, in.w);
+  in.in_set[0] = in.in_set[1] = true;
+  in.u_n[0] = 4.293093658347402e-13;
+  in.u_n[1] = -0.2324113864365086;
+  in.u_t[0] = -0.015915056746535487;
+  in.u_t[1] = -0.015915056746669348;
+  impulse::DkParams exact = dk_params(0.65, 0.24, 0.12);
+  const impulse::DkResult a = impulse::darboux_keller_impact(exact, in);
+  impulse::DkParams tol = exact;
+  tol.slip_tol = Options{}.slip_tol;
+  const impulse::DkResult b = impulse::darboux_keller_impact(tol, in);
+  ASSERT_TRUE(b.converged);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_GT(b.p_n[i], 0.0);
+    EXPECT_LT(std::fabs(b.u_t[i]), 1e-12);
+    EXPECT_EQ(b.slip[i], impulse::DkSlip::stick) << "tip " << i;
+    EXPECT_EQ(a.p_n[i], b.p_n[i]);
+    EXPECT_EQ(a.p_t[i], b.p_t[i]);
+    EXPECT_EQ(a.u_n[i], b.u_n[i]);
+    EXPECT_EQ(a.u_t[i], b.u_t[i]);
+  }
+  EXPECT_EQ(a.steps, b.steps);
+  // with slip_tol = 0 stuck means exactly 0 in stick mode, which the left tip misses
+  EXPECT_EQ(a.slip[0], impulse::DkSlip::reverse);
+  EXPECT_EQ(a.slip[1], impulse::DkSlip::stick);
+}
+
 // The velocities seen by the contacts of a dimer state, and the impact applied back to it.
 struct RandomImpact {
   double energy_before, energy_after;
