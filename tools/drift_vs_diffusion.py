@@ -4,14 +4,15 @@
 The thesis' ⟨ω̄²⟩ is the mean over disks of ω̄² = ((θ(t0 + T) − θ(t0)) / T)². A disk that turns
 at a steady rate Ω while its angle also diffuses with coefficient D gives ⟨ω̄²⟩(T) = Ω² + 2D/T:
 over a short measurement the diffusion adds a bias that falls as 1/T. This reads one run's
-angles.csv (`outputs.angles`, sampled every `run.sample_interval`), cuts each disk's θ(t) into
+angles.csv (`outputs.angles`, sampled every `run.sample_interval`; it holds the first packing
+of every Γ, so several runs with different seeds pool their packings), cuts each disk's θ(t) into
 non-overlapping windows of several lengths T, and fits, packing by packing, ⟨ω̄²⟩(T) = a + b/T by
 least squares over the windows: a estimates the drift's ⟨Ω²⟩, b = 2⟨D⟩. It prints per Γ the
 mean over packings of a and b with their standard errors (over packings), and the share of
 ⟨ω̄²⟩ the diffusion makes at the measurement times that matter (20 s: the quick scale; 1 000 s:
 the thesis).
 
-    python3 tools/drift_vs_diffusion.py RUN_DIR [--windows 1,2,5,10,20,40,80]
+    python3 tools/drift_vs_diffusion.py RUN_DIR... [--windows 1,2,5,10,20,40,80]
 """
 import argparse
 import csv
@@ -41,43 +42,44 @@ def fit_a_plus_b_over_t(ts, ms):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("run_dir")
+    p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
     p.add_argument("--windows", default="1,2,5,10,20,40,80",
                    help="window lengths T in seconds (those longer than the run are skipped)")
     args = p.parse_args()
-    path = os.path.join(args.run_dir, "angles.csv")
-    if not os.path.exists(path):
-        sys.exit(f"{path}: no such file (the case needs outputs.angles)")
-    theta = defaultdict(list)  # (gamma, packing, disk) -> [(t, θ)]
-    with open(path) as f:
-        for row in csv.DictReader(f):
-            theta[(float(row["gamma"]), int(row["packing"]), int(row["disk"]))].append(
-                (float(row["t"]), float(row["theta"])))
+    theta = defaultdict(list)  # (gamma, run, packing, disk) -> [(t, θ)]
+    for run, folder in enumerate(args.run_dirs):
+        path = os.path.join(folder, "angles.csv")
+        if not os.path.exists(path):
+            sys.exit(f"{path}: no such file (the case needs outputs.angles)")
+        with open(path) as f:
+            for row in csv.DictReader(f):
+                theta[(float(row["gamma"]), run, int(row["packing"]), int(row["disk"]))].append(
+                    (float(row["t"]), float(row["theta"])))
     series = next(iter(theta.values()))
     dt = (series[-1][0] - series[0][0]) / (len(series) - 1)
     span = series[-1][0] - series[0][0]
     windows = [float(w) for w in args.windows.split(",") if float(w) <= span * (1 + 1e-9)]
     if len(windows) < 2:
-        sys.exit(f"{path}: the run spans {span:.3g} s, too short for two windows")
+        sys.exit(f"{args.run_dirs[0]}: the run spans {span:.3g} s, too short for two windows")
 
     # per packing: ⟨ω̄²⟩ over its disks and windows, for each window length
-    per_packing = defaultdict(lambda: defaultdict(list))  # (gamma, packing) -> T -> [ω̄²]
-    for (gamma, packing, _), s in theta.items():
+    per_packing = defaultdict(lambda: defaultdict(list))  # (gamma, run, packing) -> T -> [ω̄²]
+    for (gamma, run, packing, _), s in theta.items():
         s.sort()
         for w in windows:
             n = max(1, round(w / dt))
             for k in range(0, len(s) - n, n):
                 d = (s[k + n][1] - s[k][1]) / (s[k + n][0] - s[k][0])
-                per_packing[(gamma, packing)][w].append(d * d)
+                per_packing[(gamma, run, packing)][w].append(d * d)
 
     by_gamma = defaultdict(list)  # gamma -> [(a, b, {T: m})]
-    for (gamma, _), m_of_t in sorted(per_packing.items()):
+    for (gamma, _, _), m_of_t in sorted(per_packing.items()):
         ts = [w for w in windows if m_of_t[w]]
         ms = [sum(m_of_t[w]) / len(m_of_t[w]) for w in ts]
         a, b = fit_a_plus_b_over_t(ts, ms)
         by_gamma[gamma].append((a, b, dict(zip(ts, ms))))
 
-    print(f"{args.run_dir}: windows {', '.join(f'{w:g}' for w in windows)} s "
+    print(f"{', '.join(args.run_dirs)}: windows {', '.join(f'{w:g}' for w in windows)} s "
           f"(θ sampled every {dt:.3g} s over {span:.4g} s)")
     print("Γ  packings  " + "  ".join(f"⟨ω̄²⟩({w:g} s)" for w in windows) +
           "  ⟨Ω²⟩ = a  2⟨D⟩ = b  diffusion share at 20 s, 1000 s")

@@ -486,18 +486,20 @@ Result measure_compute(const Plan& plan, const Entry& entry, const fs::path& dir
       const bool ok = as_bool(evaluate(c["pass"].get<std::string>(), names, reader), "pass");
       r.message = (ok ? "holds: " : "fails: ") + c["pass"].get<std::string>();
       outcome = ok ? Outcome::holds : Outcome::fails;
-      if (c.contains("decided")) {
-        step = "decided";
-        if (!as_bool(evaluate(c["decided"].get<std::string>(), names, reader), "decided")) {
-          r.message +=
-              "; inconclusive at this scale: " + c["decided"].get<std::string>() + " does not hold";
-          outcome = Outcome::undecided;
-        }
-      }
     } else {
       step = "verdict";
       outcome = compare_printed(entry.spec["printed"], entry.spec["tolerance"],
                                 as_number(r.value, "value"), r.stderr_value, r.message);
+    }
+    // a scale that cannot decide (a window the diffusion dominates, a quick run) decides nothing,
+    // whatever the pass or the tolerance says
+    if (c.contains("decided") && outcome != Outcome::undecided) {
+      step = "decided";
+      if (!as_bool(evaluate(c["decided"].get<std::string>(), names, reader), "decided")) {
+        r.message +=
+            "; inconclusive at this scale: " + c["decided"].get<std::string>() + " does not hold";
+        outcome = Outcome::undecided;
+      }
     }
     r.verdict = Verdict::not_measured;  // decided below
   } catch (const std::exception& e) {
@@ -536,6 +538,9 @@ Result measure(const Plan& plan, const Entry& entry, const fs::path& dir) {
                                              : Disagreement::paper;
       r.message += std::string("; ") + disagreement_name(r.disagreement) + ": " +
                    known.value("why", std::string());
+    } else if (spec.contains("engine_now") && spec["engine_now"].is_string()) {
+      // no class fits: what was measured about it still belongs beside the verdict
+      r.message += "; unexplained: " + spec["engine_now"].get<std::string>();
     }
   }
   return r;

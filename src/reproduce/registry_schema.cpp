@@ -198,7 +198,6 @@ class Checker {
     optional_expression(c, "stderr");
     optional_expression(c, "pass");
     optional_expression(c, "decided");
-    if (c.has("decided") && !c.has("pass")) c.fail("decided", "decides a pass expression only");
     if (c.has("accept_status")) {
       // the run statuses the measurement accepts besides "completed" ("flagged": packings with
       // a status flag)

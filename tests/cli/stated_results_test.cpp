@@ -4,6 +4,7 @@
 // case whose full-scale and quick-scale overrides `granular validate` accepts.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using granular::test::file_text;
-using nlohmann::json;
+using json = nlohmann::ordered_json;  // the registry is read in order: a `let` names the ones before it
 
 const fs::path registry = fs::path(GRANULAR_SOURCE_DIR) / "papers" / "stated_results.json";
 
@@ -147,25 +148,32 @@ class StatedResultsQuick : public granular::test::CliScratch {
   }
 };
 
-// Chapter 3 in CI (issue 33, item 6): the low-Γ exponent of fig. 3.6 (the thesis' 3.85 ± 0.3)
-// measured by the registry's own compute at a scale that resolves its tolerance: 4 packings per
-// Γ over 10 s instead of the quick scale's 20 s (about a minute on one core). The line's standard
-// error must be at most 0.15, so that 2 SE fit inside ±0.3; the verdict is pinned (the engine
-// gives 3.66 ± 0.13 here, docs/reproduce.md "Chapter 3: which scale decides what"), and a change
-// that moves it fails here, whichever way.
+// Chapter 3 in CI (issue 33, item 6): the (Γ − 1) exponent of fig. 3.6 (the thesis' 0.99 ± 0.2),
+// measured by the registry's own compute at a scale CI affords: Γ = 1, 1.5, 3, 6, 16 packings
+// per Γ over 10 s (about 80 s on two threads). At Γ ≥ 1 the drift dominates ⟨ω̄²⟩ from a few
+// seconds on (the diffusion is ≤ 5 % of it at 20 s), so a short window measures what the
+// thesis' 1 000 s do; the low-Γ branch is not checked here because below Γ = 0.3 it does not
+// (its entry decides only from 200 s windows). A GPU run resolved the exponent at 1.082 ±
+// 0.025 (3 × 58 packings per Γ, the thesis' Γ grid; 1.09 on this test's grid: docs/reproduce.md,
+// "Chapter 3: which scale decides what"). Here the standard error must resolve the tolerance
+// (2 SE ≤ 0.2), the value must agree with the resolved one within 3 combined SE (a change of the
+// physics that moves the exponent by ~0.25 fails), and the verdict is pinned: this sample's
+// 1.23 lies just outside 0.99 ± 0.2 by less than 2 SE, inconclusive, and a change that moves it
+// fails here, whichever way.
 class StatedResultsChapter3 : public granular::test::CliScratch {
  protected:
   StatedResultsChapter3() : CliScratch("stated_ch3") {}
 };
 
-TEST_F(StatedResultsChapter3, LowGammaExponentAtAScaleThatResolvesItsTolerance) {
-  const std::string id = "thesis-ch3-md-low-gamma-exponent";
+TEST_F(StatedResultsChapter3, GammaMinusOneExponentAgreesWithItsResolvedValue) {
+  const std::string id = "thesis-ch3-md-high-gamma-exponent";
   json r = load_registry();
   json entry;
   for (const json& e : r["results"])
     if (e["id"] == id) entry = e;
   ASSERT_FALSE(entry.is_null()) << id << ": not in the registry";
-  entry["measure"]["quick_set"]["/ensemble/packings_per_gamma"] = 4;
+  entry["measure"]["quick_set"]["/drive/gamma"] = json::array({1, 1.5, 3, 6});
+  entry["measure"]["quick_set"]["/ensemble/packings_per_gamma"] = 16;
   entry["measure"]["quick_set"]["/run/measure_time"] = 10.0;
   r["results"] = json::array({entry});
   // the registry's folder is papers/ under the project root its cases are read from
@@ -180,11 +188,16 @@ TEST_F(StatedResultsChapter3, LowGammaExponentAtAScaleThatResolvesItsTolerance) 
   const json report = json::parse(file_text(dir_ / "rep" / "results.json"));
   ASSERT_EQ(report["results"].size(), 1u);
   const json& row = report["results"][0];
-  ASSERT_TRUE(row.contains("value") && row.contains("stderr")) << row.dump();
+  ASSERT_TRUE(row.contains("value") && row["value"].is_number() && row.contains("stderr") &&
+              row["stderr"].is_number())
+      << row.dump();
   const double value = row["value"].get<double>(), se = row["stderr"].get<double>();
-  EXPECT_LE(se, 0.15) << "this scale no longer resolves the tolerance ±0.3";
-  EXPECT_EQ(row["verdict"], "reproduced") << "exponent " << value << " ± " << se << ": "
-                                          << row["message"];
+  EXPECT_LE(2.0 * se, 0.2) << "this scale no longer resolves the tolerance ±0.2";
+  const double resolved = 1.09, resolved_se = 0.025;
+  EXPECT_LE(std::fabs(value - resolved), 3.0 * std::hypot(se, resolved_se))
+      << "exponent " << value << " ± " << se << " against the resolved " << resolved;
+  EXPECT_EQ(row["verdict"], "inconclusive") << "exponent " << value << " ± " << se << ": "
+                                            << row["message"];
 }
 
 TEST_F(StatedResultsQuick, Thesis) { expect_quick_verdicts("thesis"); }
