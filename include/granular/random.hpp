@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "granular/constants.hpp"
 #include "granular/drive_phase.hpp"
 #include "granular/hd.hpp"
 #include "granular/portable_log.hpp"
@@ -53,7 +54,7 @@ struct NormalPair {
 // φ = 2π u2), the same bits on every backend.
 GRANULAR_HD inline NormalPair normal_pair(std::uint32_t a, std::uint32_t b) {
   const double r = std::sqrt(-2.0 * portable_log(uniform_open(a)));
-  const SinCos sc = sin_cos(6.283185307179586 * uniform_open(b));
+  const SinCos sc = sin_cos(2.0 * pi * uniform_open(b));
   return {r * sc.cos, r * sc.sin};
 }
 

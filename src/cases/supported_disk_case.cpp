@@ -320,7 +320,7 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
   disks.allow_only({"radius", "mass", "half_angle_deg"});
   p.radius = disks.number_or("radius", 1.0, Bound::positive);
   p.mass = disks.number_or("mass", 0.1, Bound::positive);
-  check_disk_inertia(disks, "mass", p.mass / (pi * p.radius * p.radius), p.radius);
+  check_disk_inertia(disks, "mass", md::disk_areal_density(p.mass, p.radius), p.radius);
   p.half_angle = disks.number_or("half_angle_deg", 30.0, Bound::positive) * degree;
   if (!(p.half_angle < 0.5 * pi)) disks.fail("half_angle_deg", "must be < 90");
   // beyond the detachment tilt a contact can open: allowed (the closed forms then do not apply)

@@ -24,6 +24,12 @@ GRANULAR_HD inline double disk_mass(double areal_density, double radius) {
   return areal_density * pi * radius * radius;
 }
 
+// The areal density [kg/m²] of a disk of mass m [kg] and radius r [m]: m / (π r²), disk_mass's
+// inverse.
+GRANULAR_HD inline double disk_areal_density(double mass, double radius) {
+  return mass / (pi * radius * radius);
+}
+
 // Moment of inertia of a uniform disk of mass m about its centre: m r²/2 [kg m²].
 GRANULAR_HD inline double disk_inertia(double mass, double radius) {
   return 0.5 * mass * radius * radius;

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "granular/constants.hpp"
+#include "granular/md/model.hpp"
 #include "granular/md/packing.hpp"
 
 namespace granular::md {
@@ -73,7 +74,7 @@ void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<doub
   const int first = m.n_disks();
   pp.torque = p.torque;
   pp.torque.disk = first + upper_disk;
-  m.add_packing(pp, {r, r, r}, p.mass / (pi * r * r));
+  m.add_packing(pp, {r, r, r}, disk_areal_density(p.mass, r));
 
   // supports on the floor of the grid, touching the upper disk at θ0 from the bisector; the
   // upper disk starts at its static overlaps with unloaded skins, so that it rests with the
@@ -128,7 +129,7 @@ void add_wedge_disk(EnsembleModel& m, const WedgeDiskParams& p, std::vector<doub
   const double r = p.radius;
   const double width = width_in_radii * r;
   const PackingParams pp = system_packing(width, p.gravity, p.tilt, p.contact, p.seed);
-  m.add_packing(pp, {r}, p.mass / (pi * r * r));
+  m.add_packing(pp, {r}, disk_areal_density(p.mass, r));
 
   // vertex at (W/2, R); walls at ±θ0 = ±(π − θ_W)/2 from the horizontal of the set-up; the disk
   // on the bisector, touching both

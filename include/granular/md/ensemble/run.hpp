@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "granular/constants.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/ensemble/case.hpp"
 #include "granular/md/observables.hpp"
@@ -48,7 +49,7 @@ std::string status_name(std::uint32_t status);
 
 // 1 (rad/s)² in RPM²: (60 / 2π)².
 constexpr double rpm2_per_rad2_s2 =
-    (60.0 / 6.283185307179586476925286766559) * (60.0 / 6.283185307179586476925286766559);
+    (60.0 / (2.0 * pi)) * (60.0 / (2.0 * pi));
 
 // Observables of one packing at the end of its run.
 struct PackingResult {

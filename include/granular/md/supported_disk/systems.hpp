@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
 #include "granular/md/model.hpp"
 #include "granular/md/supported_disk/three_disk.hpp"
@@ -32,7 +33,7 @@ struct ThreeDiskParams {
   ContactParams contact{1e3, 1e6, 10.0, 0.1};  // every contact (thesis ch. 5)
   double gravity = 10.0;
   double tilt = 0.0;                       // θ_T [rad]
-  double half_angle = 0.5235987755982988;  // θ0 [rad]
+  double half_angle = pi / 6.0;  // θ0 [rad]
   AppliedTorque torque;                    // on the upper disk (its disk index is set here)
   SupportVibration supports;
   std::uint64_t seed = 1;  // the random vibration's stream
