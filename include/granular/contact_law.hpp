@@ -209,9 +209,3 @@ GRANULAR_HD inline double shortest_collision_time(const ContactParams& disk_disk
 }
 
 }  // namespace granular
-
-// Impulse-level laws of the host impact models (restitution, Coulomb cone, stick/slip in
-// impulse space) live beside the force laws and are part of this header.
-#include "granular/impulse/darboux_keller.hpp"
-#include "granular/impulse/restitution.hpp"
-#include "granular/impulse/routh.hpp"

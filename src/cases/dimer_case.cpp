@@ -13,6 +13,7 @@
 #include "granular/cases/run_limits.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/dimer/run.hpp"
+#include "granular/impulse/darboux_keller.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/table.hpp"
 #include "granular/vibration.hpp"

@@ -10,6 +10,7 @@
 #include "granular/cases/models.hpp"
 #include "granular/constants.hpp"
 #include "granular/impact/pendulum/run.hpp"
+#include "granular/impulse/routh.hpp"
 #include "granular/io/output.hpp"
 #include "granular/io/table.hpp"
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The physics library's folders include one way (docs/architecture.md, "Inside physics, one
 # way too"): the law layer (include/granular/*.hpp, impulse/) includes none of md/, md/ed/,
-# impact/; impact/ never includes md/; md/ (md/ed/ too) and the kernels never include impact/,
-# and outside md/ed/ never md/ed/; the engine (md/'s own files, md/schedules/, the kernels)
+# impact/, and its force laws (include/granular/*.hpp) none of impulse/; impact/ never
+# includes md/; md/ (md/ed/ too) and the kernels never include impact/, and outside md/ed/
+# never md/ed/; the engine (md/'s own files, md/schedules/, the kernels)
 # includes none of the models built on it (md/ed/, ensemble/, collision/, supported_disk/); and
 # nothing below reproduce/ includes it. Prints each offending #include and exits 1.
 # Usage: layer_includes.sh SRC
@@ -34,6 +35,9 @@ refuse() {
 
 law=$(find include/granular -maxdepth 1 -name '*.hpp' | sort; files include/granular/impulse)
 refuse "the law layer includes no model" "$law" md/ impact/
+# inside the law layer, one way: the impulse laws may use the force laws (a table of e_t from
+# the contact law), the force laws never the impulse laws
+refuse "the force laws never include impulse/" "$(find include/granular -maxdepth 1 -name '*.hpp' | sort)" impulse/
 impact=$(files include/granular/impact src/impact)
 refuse "impact/ never includes md/" "$impact" md/
 refuse "md/ never includes impact/" "$(files include/granular/md src/md kernels)" impact/

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "granular/contact_law.hpp"
+#include "granular/impulse/restitution.hpp"
 
 namespace granular::billiard {
 

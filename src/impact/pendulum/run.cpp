@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "granular/impulse/routh.hpp"
+
 namespace granular::pendulum {
 
 namespace {

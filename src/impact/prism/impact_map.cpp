@@ -9,6 +9,7 @@
 #include "granular/constants.hpp"
 #include "granular/contact_law.hpp"
 #include "granular/impact/prism/dynamics.hpp"
+#include "granular/impulse/restitution.hpp"
 
 namespace granular::prism {
 

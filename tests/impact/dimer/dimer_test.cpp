@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "granular/impact/dimer/run.hpp"
+#include "granular/impulse/darboux_keller.hpp"
 
 namespace granular::dimer {
 namespace {

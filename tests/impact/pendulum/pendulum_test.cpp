@@ -10,6 +10,7 @@
 #include <string>
 
 #include "granular/impact/pendulum/run.hpp"
+#include "granular/impulse/routh.hpp"
 
 namespace granular::pendulum {
 namespace {

@@ -7,6 +7,8 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/impact/dimer/run.hpp"
+#include "granular/impulse/darboux_keller.hpp"
+#include "granular/impulse/restitution.hpp"
 
 namespace granular::dimer {
 namespace {

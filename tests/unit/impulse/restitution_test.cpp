@@ -6,6 +6,7 @@
 #include <random>
 
 #include "granular/contact_law.hpp"
+#include "granular/impulse/restitution.hpp"
 
 namespace granular::impulse {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "granular/contact_law.hpp"
 #include "granular/impact/pendulum/dynamics.hpp"
+#include "granular/impulse/routh.hpp"
 
 namespace granular::impulse {
 namespace {

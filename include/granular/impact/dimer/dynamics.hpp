@@ -3,6 +3,7 @@
 #pragma once
 
 #include "granular/hd.hpp"
+#include "granular/impulse/restitution.hpp"
 #include "granular/names.hpp"
 #if !GRANULAR_HOST_ONLY
 #error "granular/impact/dimer/dynamics.hpp is host-only"

@@ -11,6 +11,7 @@
 #include <Eigen/Dense>
 
 #include "granular/impact/pendulum/params.hpp"
+#include "granular/impulse/restitution.hpp"
 #include "granular/impulse/routh.hpp"
 
 namespace granular::pendulum {

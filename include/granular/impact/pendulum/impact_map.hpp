@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 
 #include "granular/impact/pendulum/dynamics.hpp"
+#include "granular/impulse/routh.hpp"
 
 namespace granular::pendulum {
 
