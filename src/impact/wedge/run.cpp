@@ -121,8 +121,13 @@ class WedgeModel : public HybridModel<WedgeEvent> {
 
 Result run_wedge(const Params& p, const Options& o) {
   WedgeModel model(p, o);
+  // at rest off the vertex's vertical, on the side where that point lies inside the wedge: a
+  // wall steeper than atan(release_height / release_x) (a 90° wedge tilted by 0.8 θ_0) has the
+  // default point inside it, and the drop would leave the wedge at once
+  const double x0 =
+      first_hit(p, o.release_x, o.release_height, 0.0, 0.0) ? o.release_x : -o.release_x;
   State y(kSize);
-  y << o.release_x, o.release_height, 0.0, 0.0, 0.0;
+  y << x0, o.release_height, 0.0, 0.0, 0.0;
   run_hybrid(model, 0.0, y, o.driver);
   return model.take();
 }

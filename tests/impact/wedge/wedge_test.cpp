@@ -201,6 +201,23 @@ TEST(WedgeMap, MirrorImagesRotateOppositeWays) {
   }
 }
 
+TEST(WedgeMap, AWallSteeperThanTheReleasePointStartsTheDiskOnTheOtherSide) {
+  // A 90° wedge tilted by 0.8 θ_0 = 36°: its right wall rises at 81°, steeper than the default
+  // release point's atan(1 / 0.2) = 78.7°, so that point lies inside the wall and the run used
+  // to end at once as "escaped" (the full report's aperture scan, thesis §6.3). The disk now
+  // starts at the mirrored point, so the run is the exact mirror image of the −36° run from the
+  // default point.
+  Options o;
+  o.collisions = 20000;
+  const Result steep = run_wedge(wedge(90.0, 36.0), o);
+  const Result mirror = run_wedge(wedge(90.0, -36.0), o);
+  ASSERT_EQ(steep.status, RunStatus::completed) << steep.reason << ": " << steep.detail;
+  ASSERT_EQ(mirror.status, RunStatus::completed) << mirror.detail;
+  EXPECT_EQ(steep.collisions, o.collisions);
+  EXPECT_NE(steep.mean_rotation, 0.0);
+  EXPECT_EQ(steep.mean_rotation, -mirror.mean_rotation);
+}
+
 TEST(WedgeMap, RotationVanishesWithoutTiltOrFriction) {
   Options o;
   o.collisions = 200000;
