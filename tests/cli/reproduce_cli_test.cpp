@@ -191,14 +191,19 @@ TEST_F(ReproduceCli, VerdictsSayHowSureTheyAre) {
                           {"require", {"json('summary.json', '/impact_count') > 100"}}});
   json empty = result("empty", {{"kind", "trend"}, {"trend", "up"}},
                       {{"value", "1"}, {"pass", "all(where([1, 2], [false, false]) > 0)"}});
-  write_registry({measured("resolved", "3.7", "0.1"), measured("wide", "3.7", "0.2"),
-                  measured("off", "3.4", "0.07"), measured("near", "3.4", "0.1"), construction,
-                  calibrated, erratum, known, quick, undecided, required, empty});
+  // a value the tolerance would call reproduced, from a scale its `decided` rules out
+  json window = measured("window", "3.7", "0.1");
+  window["measure"]["compute"]["decided"] = "1 > 2";
+  json off = measured("off", "3.4", "0.07");
+  off["engine_now"] = "measured at 200 s: 3.4";
+  write_registry({measured("resolved", "3.7", "0.1"), measured("wide", "3.7", "0.2"), off,
+                  measured("near", "3.4", "0.1"), window, construction, calibrated, erratum,
+                  known, quick, undecided, required, empty});
   const auto run = granular("reproduce --out rep --threads 1");
   EXPECT_EQ(run.code, 3) << run.err;
   EXPECT_NE(run.out.find("1 reproduced; shown, not counted: 1 consistent by construction, 1 "
                          "calibrated, 1 errata; 2 disagree (a parameter the paper omits 1, "
-                         "unexplained 1), 4 inconclusive, 2 failed, 0 not measured"),
+                         "unexplained 1), 5 inconclusive, 2 failed, 0 not measured"),
             std::string::npos)
       << run.out;
   const json report = json::parse(file_text(dir_ / "rep" / "results.json"));
@@ -217,6 +222,12 @@ TEST_F(ReproduceCli, VerdictsSayHowSureTheyAre) {
   // 0.45 misses 0.3 by 0.15, more than 2 SE = 0.14: disagrees; by less than 2 SE = 0.2: not yet
   EXPECT_EQ(verdict("off"), "disagrees");
   EXPECT_EQ(by_id.at("off")["class"], "unexplained");
+  EXPECT_NE(message("off").find("; unexplained: measured at 200 s: 3.4"), std::string::npos)
+      << message("off");
+  EXPECT_EQ(verdict("window"), "inconclusive");
+  EXPECT_NE(message("window").find("inconclusive at this scale: 1 > 2 does not hold"),
+            std::string::npos)
+      << message("window");
   EXPECT_EQ(verdict("near"), "inconclusive");
   EXPECT_EQ(verdict("construction"), "consistent by construction");
   EXPECT_EQ(verdict("calibrated"), "calibrated");
