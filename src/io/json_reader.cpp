@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "granular/io/input_file.hpp"
+#include "granular/io/suggest.hpp"
 
 namespace granular::io {
 
@@ -393,18 +394,14 @@ void JsonObject::fail(const std::string& key, const std::string& detail) const {
 }
 
 void JsonObject::allow_only(std::initializer_list<const char*> allowed) const {
-  for (const auto& item : json_->items()) {
-    bool known = false;
-    for (const char* a : allowed) known = known || item.key() == a;
-    if (!known) fail(item.key(), "unknown key");
-  }
+  allow_only(std::vector<std::string>(allowed.begin(), allowed.end()));
 }
 
 void JsonObject::allow_only(const std::vector<std::string>& allowed) const {
   for (const auto& item : json_->items()) {
     bool known = false;
     for (const std::string& a : allowed) known = known || item.key() == a;
-    if (!known) fail(item.key(), "unknown key");
+    if (!known) fail(item.key(), "unknown key" + did_you_mean(item.key(), allowed));
   }
 }
 

@@ -88,6 +88,8 @@ TEST_F(Cli, BadOptionsExitTwo) {
       {"run " + good + to + " --threads 0", "--threads: expected an integer"},
       {"run " + good + to + " --threads", "--threads: missing value"},
       {"run " + good + to + " --frobnicate", "unknown option \"--frobnicate\""},
+      {"run " + good + to + " --thread 2",
+       "unknown option \"--thread\" for run (did you mean \"--threads\"?)"},
       {"run " + good + to + " " + good, "unexpected argument"},
       {"run" + to, "run: missing CASE.json"},
       {"walk " + good + to, "unknown command \"walk\""},

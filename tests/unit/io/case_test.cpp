@@ -216,9 +216,12 @@ TEST(CaseErrors, ExactPointers) {
   const json good = data("good_ensemble.json");
   const std::string f = "cases/x.json: ";
   EXPECT_EQ(load_error(good), "");
-  EXPECT_EQ(load_error(with(good, [](json& d) { d["gravty"] = 9.8; })), f + "/gravty: unknown key");
+  // an unknown key near a known one names it (issue 35: "did you mean")
+  EXPECT_EQ(load_error(with(good, [](json& d) { d["gravty"] = 9.8; })),
+            f + "/gravty: unknown key (did you mean \"gravity\"?)");
   EXPECT_EQ(load_error(with(good, [](json& d) { d["contact"]["disk_disk"]["k_m"] = 1; })),
-            f + "/contact/disk_disk/k_m: unknown key");
+            f + "/contact/disk_disk/k_m: unknown key (did you mean \"k_n\"?)");
+  EXPECT_EQ(load_error(with(good, [](json& d) { d["zzz"] = 1; })), f + "/zzz: unknown key");
   EXPECT_EQ(load_error(with(good, [](json& d) { d["run"]["measure_time"] = "20"; })),
             f + "/run/measure_time: must be a number");
   EXPECT_EQ(load_error(with(good, [](json& d) { d["contact"]["disk_wall"] = 3; })),
@@ -335,7 +338,7 @@ TEST(CaseErrors, BadOverrides) {
             "--set drive/gamma=1: the pointer must start with \"/\" and name a key");
   EXPECT_EQ(load_error(good, {"/drive/gamma"}), "--set /drive/gamma: expected /json/pointer=value");
   EXPECT_EQ(load_error(good, {"/drive/gama=1"}),
-            "cases/x.json: /drive/gama: unknown key (--set /drive/gama=1)");
+            "cases/x.json: /drive/gama: unknown key (did you mean \"gamma\"?) (--set /drive/gama=1)");
   EXPECT_EQ(load_error(good, {"/nope/deeper=1"}),
             "cases/x.json: /nope: unknown key (--set /nope/deeper=1)");
   EXPECT_EQ(load_error(good, {"/drive/gamma=-2"}),
