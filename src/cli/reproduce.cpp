@@ -18,6 +18,7 @@
 #include "granular/io/file.hpp"
 #include "granular/io/json_reader.hpp"
 #include "granular/io/output.hpp"
+#include "granular/io/suggest.hpp"
 #include "granular/reproduce/measure.hpp"
 #include "granular/reproduce/plan.hpp"
 #include "granular/reproduce/report.hpp"
@@ -76,7 +77,11 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
     } else if (a == "--dry-run") {
       o.dry_run = true;
     } else if (!a.empty() && a[0] == '-') {
-      throw io::CaseError("", a, "unknown option for reproduce");
+      throw io::CaseError("", a,
+                          "unknown option for reproduce" +
+                              io::did_you_mean(a, {"--quick", "--full", "--out", "--threads",
+                                                   "--result", "--max-cost", "--registry",
+                                                   "--dry-run"}));
     } else {
       o.papers.push_back(a);
     }

@@ -244,6 +244,16 @@ TEST_F(ReproduceCli, VerdictsSayHowSureTheyAre) {
   EXPECT_NE(message("empty").find("all(): of an empty array"), std::string::npos);
 }
 
+// A mistyped option is bad input that names the option meant (issue 35, item 5).
+TEST_F(ReproduceCli, AMistypedOptionNamesTheOneMeant) {
+  const auto r = granular("reproduce --max-cots 5 --out rep");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--max-cots: unknown option for reproduce (did you mean \"--max-cost\"?)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "rep"));
+}
+
 // Issue 33, item 2: a run that did not complete measures nothing unless the entry accepts its
 // status; a reused run folder is checked against the case and the build that made it.
 TEST_F(ReproduceCli, RunsMustCompleteAndBeThisBuilds) {
