@@ -26,7 +26,13 @@ class WedgeModel : public HybridModel<WedgeEvent> {
 
   std::optional<Stop> start(double, State& y, DriverContext&) override {
     out_.energy_initial = energy(y);
-    const auto f = first_hit(p_, y[kX], y[kY], y[kVx], y[kVy]);
+    auto f = first_hit(p_, y[kX], y[kY], y[kVx], y[kVy]);
+    if (!f) {
+      // a release point off the vertex's vertical lies inside a wall steeper than its own
+      // direction from the vertex (a 90° wedge tilted by 0.8 θ_0): release at the mirrored point
+      y[kX] = -y[kX];
+      f = first_hit(p_, y[kX], y[kY], y[kVx], y[kVy]);
+    }
     if (!f) return escaped();
     flight_ = *f;
     return std::nullopt;
@@ -121,13 +127,8 @@ class WedgeModel : public HybridModel<WedgeEvent> {
 
 Result run_wedge(const Params& p, const Options& o) {
   WedgeModel model(p, o);
-  // at rest off the vertex's vertical, on the side where that point lies inside the wedge: a
-  // wall steeper than atan(release_height / release_x) (a 90° wedge tilted by 0.8 θ_0) has the
-  // default point inside it, and the drop would leave the wedge at once
-  const double x0 =
-      first_hit(p, o.release_x, o.release_height, 0.0, 0.0) ? o.release_x : -o.release_x;
   State y(kSize);
-  y << x0, o.release_height, 0.0, 0.0, 0.0;
+  y << o.release_x, o.release_height, 0.0, 0.0, 0.0;
   run_hybrid(model, 0.0, y, o.driver);
   return model.take();
 }
