@@ -43,6 +43,10 @@ struct Options {
 std::optional<int> thread_count(const std::string& text);
 constexpr const char* thread_count_expected = "expected an integer from 1 to 4096, got ";
 
+// The options `granular COMMAND --help` names: what a mistyped option is matched against
+// (main.cpp, beside the help texts).
+std::vector<std::string> command_options(const std::string& command);
+
 // `granular reproduce ARGS...` (args[0] is "reproduce"): reruns the papers' stated results and
 // writes the report (reproduce.cpp). Bad input throws io::CaseError.
 int reproduce(const std::vector<std::string>& args);

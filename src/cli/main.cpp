@@ -148,25 +148,6 @@ struct UsageError {
   std::string message;
 };
 
-// The options a command's help names (every "--word" of its text): what a mistyped option is
-// matched against.
-std::vector<std::string> options_of(const std::string& command) {
-  std::vector<std::string> options;
-  for (const CommandHelp& h : kCommandHelp) {
-    if (command != h.command) continue;
-    const std::string text = h.text;
-    for (std::size_t at = text.find("--"); at != std::string::npos; at = text.find("--", at)) {
-      std::size_t end = at + 2;
-      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
-                                   text[end] == '-'))
-        ++end;
-      if (end > at + 2) options.push_back(text.substr(at, end - at));
-      at = end;
-    }
-  }
-  return options;
-}
-
 int parse_threads(const std::string& text) {
   const std::optional<int> n = granular::cli::thread_count(text);
   if (!n)
@@ -260,7 +241,7 @@ Options parse_options(const std::vector<std::string>& args) {
       o.backend = value;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError{"unknown option " + granular::io::quoted(a) + " for " + o.command +
-                       granular::io::did_you_mean(a, options_of(o.command))};
+                       granular::io::did_you_mean(a, granular::cli::command_options(o.command))};
     } else if (merge) {
       o.shards.push_back(a);
     } else if (o.case_path.empty()) {
@@ -345,6 +326,25 @@ int launched_rank() {
 }  // namespace
 
 namespace granular::cli {
+
+// The options a command's help names (every "--word" of its text): what a mistyped option is
+// matched against.
+std::vector<std::string> command_options(const std::string& command) {
+  std::vector<std::string> options;
+  for (const CommandHelp& h : kCommandHelp) {
+    if (command != h.command) continue;
+    const std::string text = h.text;
+    for (std::size_t at = text.find("--"); at != std::string::npos; at = text.find("--", at)) {
+      std::size_t end = at + 2;
+      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                   text[end] == '-'))
+        ++end;
+      if (end > at + 2) options.push_back(text.substr(at, end - at));
+      at = end;
+    }
+  }
+  return options;
+}
 
 std::optional<int> thread_count(const std::string& text) {
   std::size_t used = 0;

@@ -79,9 +79,7 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
     } else if (!a.empty() && a[0] == '-') {
       throw io::CaseError("", a,
                           "unknown option for reproduce" +
-                              io::did_you_mean(a, {"--quick", "--full", "--out", "--threads",
-                                                   "--result", "--max-cost", "--registry",
-                                                   "--dry-run"}));
+                              io::did_you_mean(a, command_options("reproduce")));
     } else {
       o.papers.push_back(a);
     }
