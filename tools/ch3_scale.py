@@ -22,6 +22,8 @@ import math
 import random
 import sys
 
+from drift_vs_diffusion import mean_se  # the script's own folder is on sys.path
+
 
 def load(folder):
     """(measure_time, {Γ: [per-packing mean of ω̄² over its disks]}) of one run."""
@@ -41,12 +43,6 @@ def pooled(folders):
         for g, v in load(folder)[1].items():
             by.setdefault(g, []).extend(v)
     return by
-
-
-def mean_se(xs):
-    n = len(xs)
-    m = sum(xs) / n
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n) if n > 1 else math.nan
 
 
 def sd(xs):
