@@ -1,13 +1,17 @@
 // A base vibrated sinusoidally, y = A sin(ω t), at dimensionless acceleration Γ = A ω² / g (the
 // thesis' packings, the dimer's plate): the one formula every model uses for it; and the wall
 // velocity a collision with it meets by the fixed-bottom random-phase approximation (FBRPA,
-// Peraza-Mues 2018 §2.3.3), which the event-driven packings and the wedge's map share.
+// Peraza-Mues 2018 §2.3.3) and the bounce drawn by it, which the event-driven packings and the
+// wedge's map share.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "granular/constants.hpp"
 #include "granular/hd.hpp"
+#include "granular/random.hpp"
 
 namespace granular {
 
@@ -41,6 +45,42 @@ inline double fbrpa_wall_velocity(double vn, double theta, double u) {
     (h(m) > 0.0 ? a : b) = m;
   }
   return std::cos(b);  // the wall's vertical velocity, units of Aω_b
+}
+
+// FBRPA draws at one collision before the model gives up on it (its run stops with a status).
+inline constexpr std::uint32_t max_fbrpa_draws = 1000;
+
+// An approach slower than this (units of Aω_b) is drawn as this one. The sampler's incoming line
+// has the approach's slope, and its first crossing starts from 1/slope: at a vanishing approach
+// (a disk resting on the wall, or grazing it) that is no number, while any approach below
+// 1e-6 Aω_b meets the wall at its crest alike.
+inline constexpr double slowest_fbrpa_approach = 1e-6;
+
+struct FbrpaBounce {
+  bool bounced = false;          // false: max_fbrpa_draws draws in a row would not bounce it
+  double wall_velocity = 0.0;    // the accepted draw: the wall's vertical velocity, units of Aω_b
+  std::uint32_t rejections = 0;  // the draws rejected before it
+};
+
+// A collision with the vibrating wall by FBRPA (§2.3.3): wall velocities drawn for the normal
+// approach vn (< 0, units of Aω_b) on the wall at angle θ, draw k from the stream k of `seed` at
+// step `collision` (the model's count of such collisions), until `bounces(V)` says the collision
+// rules send the disk back from a wall moving at V; the draws that would not are rejected.
+template <class Bounces>
+FbrpaBounce fbrpa_bounce(double vn, double theta, std::uint64_t seed, std::uint64_t collision,
+                         Bounces&& bounces) {
+  const double approach = std::min(vn, -slowest_fbrpa_approach);
+  FbrpaBounce b;
+  for (std::uint32_t k = 0; k < max_fbrpa_draws; ++k) {
+    const auto words = random_words({seed, 0, k}, collision);
+    b.wall_velocity = fbrpa_wall_velocity(approach, theta, uniform_open(words.v[0]));
+    if (bounces(b.wall_velocity)) {
+      b.bounced = true;
+      return b;
+    }
+    ++b.rejections;
+  }
+  return b;
 }
 
 }  // namespace granular

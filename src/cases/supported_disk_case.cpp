@@ -229,6 +229,16 @@ class ThreeDiskCase : public SupportedDiskCase {
         << ", detachment tilt = "
         << d.number("detachment_tilt", three_disk::detachment_tilt(c) / pi, "%.6g", "pi")
         << " pi\n";
+    if (p_.tilt != 0.0 && std::fabs(p_.tilt) < three_disk::detachment_tilt(c)) {
+      // both means are proportional to sin θ_T: divided by it, they hold for any slight tilt
+      const three_disk::SlidingPointTorques at = three_disk::sliding_point_torques(c);
+      const double sin_tilt = std::sin(c.tilt);
+      out << "mean torque / sin(tilt), equal times at S1, S2, T1, T2 (thesis eq. 5.21) = "
+          << d.number("mean_torque_equal_times", three_disk::equal_time_mean_torque(c) / sin_tilt,
+                      "%.6g")
+          << ", at S1 and S2 only = "
+          << d.number("mean_torque_s1_s2", 0.5 * (at.s1 + at.s2) / sin_tilt, "%.6g") << "\n";
+    }
     if (std::fabs(p_.tilt) >= three_disk::detachment_tilt(c))
       out << "note: the tilt is at or beyond the detachment tilt (thesis eq. 4.51): contact 2 can "
              "open and the upper disk leave its supports\n";

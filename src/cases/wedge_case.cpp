@@ -1,7 +1,6 @@
 // The "wedge" model's case (docs/wedge.md): a disk in a vibrated wedge by the event-driven map
 // of thesis §6.3. The map runs in scaled variables; the drive, gravity and the disk's radius
 // only turn its result Rω̄/(Aω_b) into ω̄.
-#include <array>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -27,14 +26,18 @@ namespace {
 using io::Bound;
 using io::JsonObject;
 
-// A wall's contact law and the disk it meets: {k_n, k_t, γ_n, μ, R, ρ}.
-using WallKey = std::array<double, 6>;
+// A wall's contact law and the disk that meets it.
+struct WallContact {
+  ContactParams law;
+  double radius = 0.0, areal_density = 0.0;
 
-// e_t of that wall: the collision model's table, integrated when a run first needs it and kept
-// for the process (every point of a scan has the same wall): ~0.1 s, too much for validation.
-const impulse::RestitutionTable& wall_table(const WallKey& k) {
-  return md::tangential_restitution_table({k[0], k[1], k[2], k[3]}, k[4], 0.0, k[5]);
-}
+  // e_t of that wall: the collision model's table, integrated when a run first needs it and
+  // kept for the process (every point of a scan has the same wall): ~0.1 s, too much for
+  // validation.
+  const impulse::RestitutionTable& table() const {
+    return md::tangential_restitution_table(law, radius, 0.0, areal_density);
+  }
+};
 
 class WedgeCase : public Case {
  public:
@@ -58,15 +61,14 @@ class WedgeCase : public Case {
         << " deg); walls at " << d.number("wall_left", p_.theta_left() / degree, "%.6g", "deg")
         << " and " << d.number("wall_right", p_.theta_right() / degree, "%.6g", "deg") << " deg\n";
     d.group("collisions");
-    out << "collisions: e_n = " << d.number("e_n", p_.e_n, "%.4g")
-        << ", mu = " << d.number("mu", p_.mu, "%.4g") << ", e_t "
-        << (p_.law == TangentialLaw::contact_law
-                ? "of the contact law (tabulated from single collisions)"
-            : p_.law == TangentialLaw::thesis_rule
-                ? "by the thesis' ED rule (eq. 4.75 where 4.76 holds, else the contact law's)"
-            : p_.law == TangentialLaw::large_kappa ? "large-kappa approximation"
-                                                   : "= 1")
-        << "; wall velocity by FBRPA\n";
+    out << "collisions: e_n = " << d.number("e_n", p_.wall.e_n, "%.4g")
+        << ", mu = " << d.number("mu", p_.wall.mu, "%.4g") << ", e_t "
+        << impulse::describe_rule(p_.wall.rule) << "; "
+        << (p_.motion == WallMotion::fbrpa ? "wall velocity by FBRPA"
+            : p_.motion == WallMotion::sawtooth
+                ? "sawtooth: the wall rises at A w_b at every collision"
+                : "walls at rest")
+        << "\n";
     d.group("scales");
     out << "scales: A w_b = " << d.number("wall_speed", wall_speed_, "%.6g", "m/s")
         << " m/s (Gamma " << d.number("gamma", gamma_, "%.4g") << ", f "
@@ -77,7 +79,7 @@ class WedgeCase : public Case {
     out << "run: " << d.count("collisions", o_.collisions) << " collisions\n";
   }
 
-  void set_wall(const WallKey& wall) { wall_ = wall; }
+  void set_wall(const WallContact& wall) { wall_ = wall; }
 
   RunEnd run(const RunContext& ctx) const override {
     wedge::Params p = p_;
@@ -85,7 +87,7 @@ class WedgeCase : public Case {
     report_progress(o.driver, ctx.progress, "wedge");
     wedge::Result r;
     try {
-      if (wall_) p.table = wall_table(*wall_);
+      if (wall_) p.wall.table = wall_->table();
       r = run_wedge(p, o);
     } catch (const std::runtime_error& e) {
       // validation ran the table's extreme ratios; one between them did not end
@@ -124,7 +126,7 @@ class WedgeCase : public Case {
 
  private:
   wedge::Params p_;
-  std::optional<WallKey> wall_;  // contact_law: the wall whose e_t the run tabulates
+  std::optional<WallContact> wall_;  // contact_law, thesis_rule: the wall whose e_t it tabulates
   wedge::Options o_;
   double wall_speed_, gravity_, radius_, gamma_, frequency_;
 };
@@ -153,25 +155,27 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
 
   const JsonObject c = root.object_or_empty("contact");
   c.allow_only({"tangential", "e_n", "mu", "k_n", "k_t", "gamma_n"});
-  const TangentialLaw law = c.choice_of("tangential", tangential_law_names, "tangential law",
-                                        std::optional(TangentialLaw::large_kappa));
-  std::optional<WallKey> wall_key;
-  if (law == TangentialLaw::contact_law || law == TangentialLaw::thesis_rule) {
+  const impulse::TangentialRule rule =
+      c.choice_of("tangential", impulse::tangential_rule_names, "tangential law",
+                  std::optional(impulse::TangentialRule::large_kappa));
+  p.wall.rule = rule;
+  std::optional<WallContact> wall_contact;
+  if (impulse::uses_table(rule)) {
     // e_n and e_t of the wall's elastic-skin law (thesis §4.5): e_n by eq. 4.56, e_t(|u_t/u_n|)
     // tabulated from single collisions through the packing engine
     c.forbid("e_n", std::string("follows from k_n, gamma_n and the disk's mass (eq. 4.56) with "
                                 "tangential ") +
-                        name_of(tangential_law_names, law));
+                        name_of(impulse::tangential_rule_names, rule));
     ContactParams wall;
     wall.k_n = c.number("k_n", Bound::positive);
     wall.k_t = c.number("k_t", Bound::non_negative);
     wall.gamma_n = c.number("gamma_n", Bound::non_negative);
     wall.mu = c.number("mu", Bound::non_negative);
-    p.law = law;
-    p.mu = wall.mu;
-    p.kappa = wall.k_t / wall.k_n;
-    p.e_n = linear_dashpot_restitution(wall.k_n, wall.gamma_n, md::disk_mass(density, radius)).e_n;
-    wall_key = WallKey{wall.k_n, wall.k_t, wall.gamma_n, wall.mu, radius, density};
+    p.wall.mu = wall.mu;
+    p.wall.kappa = wall.k_t / wall.k_n;
+    p.wall.e_n =
+        linear_dashpot_restitution(wall.k_n, wall.gamma_n, md::disk_mass(density, radius)).e_n;
+    wall_contact = WallContact{wall, radius, density};
     // the engine must be able to run this wall's collisions (the run tabulates 121 of them)
     const std::string why = md::restitution_table_problem(wall, radius, 0.0, density);
     if (!why.empty()) {
@@ -188,16 +192,21 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   } else {
     for (const char* key : {"k_n", "k_t", "gamma_n"})
       c.forbid(key, "is read only with tangential contact_law or thesis_rule");
-    p.e_n = c.number_or("e_n", 0.9, Bound::non_negative);
-    if (p.e_n > 1.0) c.fail("e_n", "must be <= 1");
-    p.mu = c.number_or("mu", 0.1, Bound::non_negative);
-    p.law = law;
+    p.wall.e_n = c.number_or("e_n", 0.9, Bound::non_negative);
+    if (p.wall.e_n > 1.0) c.fail("e_n", "must be <= 1");
+    p.wall.mu = c.number_or("mu", 0.1, Bound::non_negative);
   }
 
   const JsonObject d = root.object("drive");
-  d.allow_only({"gamma", "frequency"});
+  d.allow_only({"gamma", "frequency", "wall_motion"});
   const double gamma = d.number("gamma", Bound::positive);
   const double frequency = d.number("frequency", Bound::positive);
+  p.motion = d.choice_of("wall_motion", wall_motion_names, "wall motion",
+                         std::optional(WallMotion::fbrpa));
+  if (p.motion == WallMotion::fixed && p.wall.e_n != 1.0)
+    d.fail("wall_motion",
+           "\"fixed\" needs e_n = 1: an inelastic disk between walls at rest collapses into the "
+           "vertex in a finite time, through ever shorter flights");
   const double omega = 2.0 * pi * frequency;
   const double wall_speed = drive_amplitude(gamma, g, omega) * omega;  // A ω_b
   // the map's scales turn its results into seconds and rad/s: each within a double's range
@@ -221,7 +230,7 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
   o.driver.t_end *= g / wall_speed;  // seconds to the map's time unit A ω_b / g
   o.collisions = root.object_or_empty("run").integer_or("collisions", 100000, 1);
   auto wedge_case = std::make_unique<WedgeCase>(p, o, wall_speed, g, radius, gamma, frequency);
-  if (wall_key) wedge_case->set_wall(*wall_key);
+  if (wall_contact) wedge_case->set_wall(*wall_contact);
   return wedge_case;
 }
 

@@ -61,6 +61,19 @@ TEST_F(ImpactHostile, BilliardLoaderAnswersAtOnce) {
   }
 }
 
+// The wedge between walls at rest: an inelastic disk would collapse into the vertex through
+// ever shorter flights, which the map would count as a result.
+TEST_F(ImpactHostile, FixedWedgeWallsNeedAnElasticDisk) {
+  const Result r = granular("validate", "wedge_fig6_ed_tilt10", "--set /drive/wall_motion=fixed");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find(": /drive/wall_motion: \"fixed\" needs e_n = 1"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(granular("validate", "wedge_fig6_ed_tilt10",
+                     "--set /drive/wall_motion=fixed --set /contact/e_n=1")
+                .code,
+            0);
+}
+
 // Class 8: non-finite results were reported as ok (dimer) or as the time limit (prism).
 TEST_F(ImpactHostile, NonFiniteResultsSaySo) {
   for (const char* set : {"--set /contact/mu_i=1e200", "--set /dimer/aspect_ratio=1e200"}) {

@@ -43,7 +43,7 @@ void expect_one_name_per_value(const Named<E> (&table)[N]) {
 TEST(Names, EveryTableNamesEachValueOnce) {
   expect_one_name_per_value(md::run_phase_names);
   expect_one_name_per_value(md::integrator_names);
-  expect_one_name_per_value(md::ed::tangential_rule_names);
+  expect_one_name_per_value(impulse::tangential_rule_names);
   expect_one_name_per_value(impact::run_status_names);
   expect_one_name_per_value(impact::scheme_names);
   expect_one_name_per_value(billiard::contact_mode_names);
@@ -55,7 +55,7 @@ TEST(Names, EveryTableNamesEachValueOnce) {
   expect_one_name_per_value(dimer::motion_names);
   expect_one_name_per_value(pendulum::contact_mode_names);
   expect_one_name_per_value(prism::impact_model_names);
-  expect_one_name_per_value(wedge::tangential_law_names);
+  expect_one_name_per_value(wedge::wall_motion_names);
 }
 
 TEST(Names, AValueOutsideTheTableGetsTheFallback) {

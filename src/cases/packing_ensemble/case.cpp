@@ -173,7 +173,7 @@ void check_md_case(const JsonObject& root, md::EnsembleCase& c, const std::vecto
 md::ed::EdOptions read_ed_options(const JsonObject& ed) {
   ed.allow_only({"tangential", "max_event_rate", "start_lift"});
   md::ed::EdOptions o;
-  o.tangential = ed.choice_of("tangential", md::ed::tangential_rule_names, "tangential law",
+  o.tangential = ed.choice_of("tangential", impulse::tangential_rule_names, "tangential law",
                               std::optional(md::ed::TangentialRule::contact_law));
   o.max_event_rate = ed.number_or("max_event_rate", o.max_event_rate, Bound::positive);
   o.start_lift = ed.number_or("start_lift", o.start_lift, Bound::positive);
@@ -403,7 +403,7 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
   contact.allow_only({"disk_disk", "disk_wall"});
   const ContactParams disk_disk = read_contact(contact.object("disk_disk"));
   const ContactParams disk_wall = read_contact(contact.object("disk_wall"));
-  if (ed && md::ed::uses_table(ed->tangential))
+  if (ed && impulse::uses_table(ed->tangential))
     check_ed_restitution(contact, species, disk_disk, disk_wall, c.areal_density);
 
   // drive
@@ -510,11 +510,7 @@ void PackingEnsemble::describe(Description& d) const {
     d.group("method");
     out << "method: " << d.word("name", "event-driven")
         << " (docs/ed.md): instantaneous collisions with these e_n, e_t "
-        << (ed_->tangential == md::ed::TangentialRule::contact_law
-                ? "tabulated from single collisions of this law"
-            : ed_->tangential == md::ed::TangentialRule::thesis_rule
-                ? "by the thesis' ED rule (eq. 4.75 where 4.76 holds, else this law's table)"
-                : "by the large-kappa approximation")
+        << impulse::describe_rule(ed_->tangential)
         << "; fixed bottom with FBRPA wall velocities; start from the layouts lifted by "
         << d.number("start_lift", ed_->start_lift, "%.3g") << "; collapse cap "
         << d.number("max_event_rate", ed_->max_event_rate, "%.3g", "events per disk per second")

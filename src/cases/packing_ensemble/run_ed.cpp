@@ -29,7 +29,7 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
   // the e_t tables before any file (every packing has the same laws and radii; the run finds
   // them in the process's cache): a law that the validation's probes could not fault fails
   // here, with nothing written
-  if (md::ed::uses_table(ed.tangential) && m.n_packings() > 0)
+  if (impulse::uses_table(ed.tangential) && m.n_packings() > 0)
     md::ed::make_restitution_set(
         m.packings[0].disk_disk, m.packings[0].disk_wall,
         std::vector<double>(m.radius.begin() + m.offset[0], m.radius.begin() + m.offset[1]),
@@ -83,7 +83,7 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
   const md::EnsembleResult& e = r.ensemble;
   nlohmann::json keys;
   keys["method"] = "ed";
-  keys["tangential"] = name_of(md::ed::tangential_rule_names, ed.tangential);
+  keys["tangential"] = name_of(impulse::tangential_rule_names, ed.tangential);
   keys["dt"] = nullptr;  // no time step: steps and particle steps do not apply
   keys["sample_interval"] = json_number(e.sample_interval);
   keys["steps"] = nullptr;

@@ -7,25 +7,16 @@
 
 namespace granular::wedge {
 
-double tangential_restitution(const Params& p, double ratio) {
-  if (p.law == TangentialLaw::none || ratio == 0.0) return 1.0;  // u_t = 0: nothing to change
-  if (p.law == TangentialLaw::large_kappa)
-    return impulse::clamp_restitution(impulse::large_kappa_restitution(p.e_n, p.mu, ratio));
-  if (p.law == TangentialLaw::thesis_rule)
-    return impulse::thesis_rule_restitution(p.table, p.e_n, p.mu, p.kappa, ratio);
-  return impulse::tabulated_restitution(p.table, p.e_n, p.mu, ratio);
-}
-
 bool collide(const Params& p, double theta, WallVelocity v, double w, double wall_v,
              Collision& out) {
   const double vbn = wall_v * std::cos(theta), vbt = wall_v * std::sin(theta);
   const double un = v.vn - vbn;      // < 0 on approach
   const double ut = v.vt - vbt + w;  // slip of the contact point (w = Rω/(Aω_b))
-  out.e_t = un != 0.0 ? tangential_restitution(p, std::fabs(ut / un)) : 1.0;
+  out.e_t = un != 0.0 ? p.wall.e_t(std::fabs(ut / un)) : 1.0;
   const double slip = impulse::removed_slip(ut, out.e_t);
-  out.v.vn = impulse::wall_rebound(v.vn, vbn, p.e_n);  // (2.11)
-  out.v.vt = v.vt - slip / 3.0;                        // (2.23)
-  out.w = w - 2.0 * slip / 3.0;                        // (2.24), times R/(Aω_b)
+  out.v.vn = impulse::wall_rebound(v.vn, vbn, p.wall.e_n);  // (2.11)
+  out.v.vt = v.vt - slip / 3.0;                             // (2.23)
+  out.w = w - 2.0 * slip / 3.0;                             // (2.24), times R/(Aω_b)
   return out.v.vn > 0.0;
 }
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "granular/random.hpp"
 #include "granular/vibration.hpp"
 
 namespace granular::wedge {
@@ -19,7 +18,7 @@ enum { kX = 0, kY, kVx, kVy, kW, kSize };
 double energy(const State& y) { return 0.5 * (y[kVx] * y[kVx] + y[kVy] * y[kVy]) + y[kY]; }
 
 // The map as a hybrid system: each flight is solved in closed form (a phase with its own
-// solver), each collision is the event, its rules and the FBRPA draw the transition.
+// solver), each collision is the event, its rules and the wall's velocity the transition.
 class WedgeModel : public HybridModel<WedgeEvent> {
  public:
   WedgeModel(const Params& p, const Options& o) : p_(p), o_(o) {}
@@ -77,19 +76,22 @@ class WedgeModel : public HybridModel<WedgeEvent> {
     const double theta = wall_ == Wall::right ? p_.theta_right() : p_.theta_left();
     const WallVelocity v = to_wall(theta, y[kVx], y[kVy]);
     Collision c{};
-    bool bounced = false;
-    // FBRPA: draws that would not bounce the disk back are rejected and redrawn (§2.3.3)
-    for (std::uint32_t attempt = 0; attempt < 1000 && !bounced; ++attempt) {
-      const auto words =
-          random_words({p_.seed, 0, attempt}, static_cast<std::uint64_t>(out_.collisions));
-      const double wall_v =
-          p_.vibrating ? fbrpa_wall_velocity(v.vn, theta, uniform_open(words.v[0])) : 0.0;
-      bounced = collide(p_, theta, v, y[kW], wall_v, c);
-      if (!bounced) ++out_.rejections;
+    if (p_.motion == WallMotion::fbrpa) {
+      // FBRPA: draws that would not bounce the disk back are rejected and redrawn (§2.3.3)
+      const FbrpaBounce b =
+          fbrpa_bounce(v.vn, theta, p_.seed, static_cast<std::uint64_t>(out_.collisions),
+                       [&](double wall_v) { return collide(p_, theta, v, y[kW], wall_v, c); });
+      out_.rejections += b.rejections;
+      if (!b.bounced)
+        return Stop{RunStatus::model_stop, "no_bounce",
+                    "1000 FBRPA draws in a row would not bounce the disk back"};
+    } else {
+      // the sawtooth's wall rises at Aω_b at every collision; a fixed one rests
+      const double wall_v = p_.motion == WallMotion::sawtooth ? 1.0 : 0.0;
+      if (!collide(p_, theta, v, y[kW], wall_v, c))
+        return Stop{RunStatus::model_stop, "no_bounce",
+                    "the collision would not bounce the disk back"};
     }
-    if (!bounced)
-      return Stop{RunStatus::model_stop, "no_bounce",
-                  "1000 FBRPA draws in a row would not bounce the disk back"};
     from_wall(theta, c.v, y[kVx], y[kVy]);
     y[kY] = std::tan(theta) * y[kX];  // on the wall line: no drift from round-off
     y[kW] = c.w;

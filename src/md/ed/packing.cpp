@@ -17,13 +17,6 @@ using impulse::DiskVelocity;
 
 constexpr double never = std::numeric_limits<double>::infinity();
 
-// FBRPA draws per bottom collision before the packing stops (the wedge map's limit)
-constexpr std::uint32_t max_fbrpa_attempts = 1000;
-
-// An approach slower than this (in units of Aω) is drawn as this one: the disk rests on the
-// bottom, whose crest meets it; the sampler's incoming line must keep a finite slope.
-constexpr double slowest_fbrpa_approach = 1e-6;
-
 // Inward unit normals of the walls (state.hpp's Wall ids).
 Vec2 wall_normal(int w) {
   return w == wall_left ? Vec2{1.0, 0.0} : w == wall_right ? Vec2{-1.0, 0.0} : Vec2{0.0, 1.0};
@@ -101,7 +94,7 @@ void EdPacking::collide_disks(int i, int j) {
   DiskVelocity va{{a.s.vx, a.s.vy}, a.s.omega}, vb{{b.s.vx, b.s.vy}, b.s.omega};
   const Restitution& law = laws_.pair(i, j);
   const ContactVelocity u = impulse::pair_contact_velocity(va, vb, radius_[i], radius_[j], e);
-  const double e_t = tangential_restitution(law, std::fabs(u.u_t / u.u_n));
+  const double e_t = law.e_t(std::fabs(u.u_t / u.u_n));
   impulse::collide_pair(va, vb, mass_[i], mass_[j], radius_[i], radius_[j], e, law.e_n, e_t);
   a.s.vx = va.v.x;
   a.s.vy = va.v.y;
@@ -121,22 +114,18 @@ void EdPacking::collide_wall(int i, int w) {
   if (w == wall_bottom && p_.drive_amplitude > 0.0) {
     // FBRPA (§2.3.3): draws that would not send the disk back up are rejected and redrawn
     const double speed = p_.drive_amplitude * p_.drive_omega;  // Aω
-    const double approach = std::min(v.v.y / speed, -slowest_fbrpa_approach);
-    bool bounced = false;
-    for (std::uint32_t attempt = 0; attempt < max_fbrpa_attempts && !bounced; ++attempt) {
-      const auto words =
-          random_words({p_.seed, 0, attempt}, static_cast<std::uint64_t>(counts_.bottom));
-      v_b = speed * fbrpa_wall_velocity(approach, 0.0, uniform_open(words.v[0]));
-      bounced = impulse::wall_rebound(v.v.y, v_b, law.e_n) > 0.0;
-      if (!bounced) ++counts_.rejections;
-    }
-    if (!bounced) {
+    const FbrpaBounce b = fbrpa_bounce(
+        v.v.y / speed, 0.0, p_.seed, static_cast<std::uint64_t>(counts_.bottom),
+        [&](double wall_v) { return impulse::wall_rebound(v.v.y, speed * wall_v, law.e_n) > 0.0; });
+    counts_.rejections += b.rejections;
+    if (!b.bounced) {
       status_ |= status_no_bounce;
       return;
     }
+    v_b = speed * b.wall_velocity;
   }
   const ContactVelocity u = impulse::wall_contact_velocity(v, radius_[i], n, v_b);
-  const double e_t = tangential_restitution(law, std::fabs(u.u_t / u.u_n));
+  const double e_t = law.e_t(std::fabs(u.u_t / u.u_n));
   impulse::collide_wall(v, radius_[i], n, v_b, law.e_n, e_t);
   a.s.vx = v.v.x;
   a.s.vy = v.v.y;

@@ -9,15 +9,6 @@
 
 namespace granular::md::ed {
 
-double tangential_restitution(const Restitution& r, double ratio) {
-  if (ratio == 0.0) return 1.0;
-  if (r.rule == TangentialRule::large_kappa)
-    return impulse::clamp_restitution(impulse::large_kappa_restitution(r.e_n, r.mu, ratio));
-  if (r.rule == TangentialRule::thesis_rule)
-    return impulse::thesis_rule_restitution(r.table, r.e_n, r.mu, r.kappa, ratio);
-  return impulse::tabulated_restitution(r.table, r.e_n, r.mu, ratio);
-}
-
 Restitution make_restitution(const ContactParams& law, double radius_a, double radius_b,
                              double areal_density, TangentialRule rule) {
   Restitution r;

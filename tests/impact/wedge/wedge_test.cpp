@@ -64,9 +64,9 @@ TEST(WedgeMap, FlightMapsAgreeWithADirectParabolaLineIntersection) {
 
 TEST(WedgeMap, ElasticFrictionlessFixedWallsConserveEnergy) {
   Params p = wedge(100.0, 7.0);
-  p.e_n = 1.0;
-  p.law = TangentialLaw::none;
-  p.vibrating = false;
+  p.wall.e_n = 1.0;
+  p.wall.rule = impulse::TangentialRule::none;
+  p.motion = WallMotion::fixed;
   Options o;
   o.collisions = 20000;
   const Result r = run_wedge(p, o);
@@ -77,32 +77,48 @@ TEST(WedgeMap, ElasticFrictionlessFixedWallsConserveEnergy) {
   EXPECT_GT(r.wall_changes, 100);
 }
 
+// The sawtooth wall (thesis §2.3.3) rises at Aω_b at every collision: nothing is drawn, so no
+// draw is rejected and the seed changes nothing; the tilted wedge still turns the disk.
+TEST(WedgeMap, ASawtoothWallDrawsNothing) {
+  Params p = wedge(120.0, 10.0);
+  p.motion = WallMotion::sawtooth;
+  Options o;
+  o.collisions = 20000;
+  const Result a = run_wedge(p, o);
+  p.seed = 7;
+  const Result b = run_wedge(p, o);
+  EXPECT_EQ(a.status, RunStatus::completed) << a.detail;
+  EXPECT_EQ(a.rejections, 0);
+  EXPECT_EQ(a.mean_rotation, b.mean_rotation);
+  EXPECT_GT(std::fabs(a.mean_rotation), 0.1);
+}
+
 // The tabulated law as the map uses it: a table whose samples overshoot [−1, 1] by their
 // discretisation error (as integrated collisions can) still gives e_t within it at every ratio,
 // in and beyond the table's range, and the samples within [−1, 1] unchanged.
 TEST(WedgeMap, TangentialRestitutionStaysWithinPlusMinusOne) {
   Params p;
-  p.law = TangentialLaw::contact_law;
-  p.e_n = 0.8;
-  p.mu = 0.1;
+  p.wall.rule = impulse::TangentialRule::contact_law;
+  p.wall.e_n = 0.8;
+  p.wall.mu = 0.1;
   for (std::size_t k = 0; k < impulse::restitution_table_size; ++k)
-    p.table.e_t.push_back(k % 3 == 0 ? -1.02 : (k % 3 == 1 ? 1.03 : 0.25));
+    p.wall.table.e_t.push_back(k % 3 == 0 ? -1.02 : (k % 3 == 1 ? 1.03 : 0.25));
   double lowest = 1.0, highest = -1.0;
   for (double x = -5.0; x <= 5.0; x += 0.001) {
-    const double et = tangential_restitution(p, std::pow(10.0, x));
+    const double et = p.wall.e_t(std::pow(10.0, x));
     lowest = std::min(lowest, et);
     highest = std::max(highest, et);
   }
   EXPECT_EQ(lowest, -1.0);  // reached, never passed
   EXPECT_EQ(highest, 1.0);
-  EXPECT_NEAR(tangential_restitution(p, p.table.ratio(2)), 0.25,
-              1e-12);                              // a sample (up to the log10)
-  EXPECT_EQ(tangential_restitution(p, 0.0), 1.0);  // no slip to change
+  EXPECT_NEAR(p.wall.e_t(p.wall.table.ratio(2)), 0.25,
+              1e-12);               // a sample (up to the log10)
+  EXPECT_EQ(p.wall.e_t(0.0), 1.0);  // no slip to change
   // above the table the full-sliding e_t (4.75); the large-κ law is its floor at 0
-  EXPECT_DOUBLE_EQ(tangential_restitution(p, 1e4), 1.0 - 3.0 * 0.1 * 1.8 / 1e4);
-  p.law = TangentialLaw::large_kappa;
-  EXPECT_DOUBLE_EQ(tangential_restitution(p, 1.0), 1.0 - 3.0 * 0.1 * 1.8);
-  EXPECT_EQ(tangential_restitution(p, 0.1), 0.0);
+  EXPECT_DOUBLE_EQ(p.wall.e_t(1e4), 1.0 - 3.0 * 0.1 * 1.8 / 1e4);
+  p.wall.rule = impulse::TangentialRule::large_kappa;
+  EXPECT_DOUBLE_EQ(p.wall.e_t(1.0), 1.0 - 3.0 * 0.1 * 1.8);
+  EXPECT_EQ(p.wall.e_t(0.1), 0.0);
 }
 
 // The thesis' ED rule (thesis_rule): the full-sliding e_t (4.75) wherever (4.76) holds,
@@ -110,19 +126,19 @@ TEST(WedgeMap, TangentialRestitutionStaysWithinPlusMinusOne) {
 // rule gives e_t = −1 where the table does not: the region the erratum finds it wrong.
 TEST(WedgeMap, TheThesisRuleIsTheFullSlidingLawAbove4_76AndTheTableBelow) {
   Params p;
-  p.law = TangentialLaw::thesis_rule;
-  p.e_n = 0.9;
-  p.mu = 0.15;
-  p.kappa = 0.773;
+  p.wall.rule = impulse::TangentialRule::thesis_rule;
+  p.wall.e_n = 0.9;
+  p.wall.mu = 0.15;
+  p.wall.kappa = 0.773;
   for (std::size_t k = 0; k < impulse::restitution_table_size; ++k)
-    p.table.e_t.push_back(0.5);         // a stand-in table, flat
-  const double onset = p.mu / p.kappa;  // 0.194
-  EXPECT_EQ(tangential_restitution(p, 0.9 * onset), 0.5);
-  EXPECT_EQ(tangential_restitution(p, 1.1 * onset), -1.0);  // (4.75) = −1.84, clamped
-  EXPECT_DOUBLE_EQ(tangential_restitution(p, 2.0), 1.0 - 3.0 * 0.15 * 1.9 / 2.0);
-  p.law = TangentialLaw::contact_law;
-  EXPECT_EQ(tangential_restitution(p, 1.1 * onset), 0.5);
-  EXPECT_DOUBLE_EQ(tangential_restitution(p, 2.0), 0.5);  // inside the table's range
+    p.wall.table.e_t.push_back(0.5);              // a stand-in table, flat
+  const double onset = p.wall.mu / p.wall.kappa;  // 0.194
+  EXPECT_EQ(p.wall.e_t(0.9 * onset), 0.5);
+  EXPECT_EQ(p.wall.e_t(1.1 * onset), -1.0);  // (4.75) = −1.84, clamped
+  EXPECT_DOUBLE_EQ(p.wall.e_t(2.0), 1.0 - 3.0 * 0.15 * 1.9 / 2.0);
+  p.wall.rule = impulse::TangentialRule::contact_law;
+  EXPECT_EQ(p.wall.e_t(1.1 * onset), 0.5);
+  EXPECT_DOUBLE_EQ(p.wall.e_t(2.0), 0.5);  // inside the table's range
 }
 
 // e_t of the contact law (thesis §4.5.2), tabulated from single collisions for the ch. 6 wall
@@ -132,24 +148,23 @@ TEST(WedgeMap, TheContactLawsTangentialRestitutionHasItsLimits) {
   const ContactParams wall{4.5e6, 0.773 * 4.5e6, 9.84, 0.1};
   const double radius = 0.02, density = 0.0045 / (kPi * radius * radius);
   Params p;
-  p.law = TangentialLaw::contact_law;
-  p.mu = wall.mu;
+  p.wall.rule = impulse::TangentialRule::contact_law;
+  p.wall.mu = wall.mu;
   const NormalRestitution nr = linear_dashpot_restitution(wall.k_n, wall.gamma_n, 0.0045);
-  p.e_n = nr.e_n;
-  p.table = md::tangential_restitution_table(wall, radius, 0.0, density);
-  EXPECT_NEAR(p.e_n, 0.9, 0.01);  // the thesis' e_n = 0.9 for this wall
-  for (double e : p.table.e_t) {
+  p.wall.e_n = nr.e_n;
+  p.wall.table = md::tangential_restitution_table(wall, radius, 0.0, density);
+  EXPECT_NEAR(p.wall.e_n, 0.9, 0.01);  // the thesis' e_n = 0.9 for this wall
+  for (double e : p.wall.table.e_t) {
     EXPECT_GE(e, -1.0);
     EXPECT_LE(e, 1.0);
   }
-  EXPECT_NEAR(tangential_restitution(p, 1e-3), sticking_limit_e_t(wall.k_t, 0.0045, nr.t_c), 0.02);
+  EXPECT_NEAR(p.wall.e_t(1e-3), sticking_limit_e_t(wall.k_t, 0.0045, nr.t_c), 0.02);
   const double threshold = full_sliding_threshold(wall.mu, 0.773);
   for (double ratio : {1.2 * threshold, 3.0, 30.0, 1e4})
-    EXPECT_NEAR(tangential_restitution(p, ratio), full_sliding_e_t(p.e_n, wall.mu, ratio), 2e-3)
-        << ratio;
+    EXPECT_NEAR(p.wall.e_t(ratio), full_sliding_e_t(p.wall.e_n, wall.mu, ratio), 2e-3) << ratio;
   // and it lies below the large-κ approximation's floor of 0 somewhere: e_t < 0 is possible
   double lowest = 1.0;
-  for (double e : p.table.e_t) lowest = std::min(lowest, e);
+  for (double e : p.wall.table.e_t) lowest = std::min(lowest, e);
   EXPECT_LT(lowest, 0.0);
 }
 
@@ -226,7 +241,7 @@ TEST(WedgeMap, RotationVanishesWithoutTiltOrFriction) {
   const double tilted = run_wedge(wedge(120.0, 10.0), o).mean_rotation;
   EXPECT_LT(std::fabs(level), 0.1 * std::fabs(tilted));
   Params smooth = wedge(120.0, 10.0);
-  smooth.mu = 0.0;
+  smooth.wall.mu = 0.0;
   EXPECT_EQ(run_wedge(smooth, o).mean_rotation, 0.0);
   std::printf("R w/(A w_b): tilt 0: %.4g, tilt 10 deg: %.4g\n", level, tilted);
 }

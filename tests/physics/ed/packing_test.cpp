@@ -191,12 +191,12 @@ TEST(EdRestitution, TangentialRestitutionStaysWithinPlusMinusOne) {
       for (const Restitution& r : *group) {
         EXPECT_GT(r.e_n, 0.9);  // lightly damped (docs/cases.md, γ_n in kg/s)
         for (double x = -4.0; x <= 4.0; x += 0.01) {
-          const double e_t = tangential_restitution(r, std::pow(10.0, x));
+          const double e_t = r.e_t(std::pow(10.0, x));
           EXPECT_GE(e_t, -1.0);
           EXPECT_LE(e_t, 1.0);
         }
         // the full-sliding limit (4.75) at large ratios, which holds there
-        EXPECT_NEAR(tangential_restitution(r, 100.0), full_sliding_e_t(r.e_n, r.mu, 100.0), 1e-3);
+        EXPECT_NEAR(r.e_t(100.0), full_sliding_e_t(r.e_n, r.mu, 100.0), 1e-3);
       }
     }
     // a symmetric pair table
@@ -207,8 +207,8 @@ TEST(EdRestitution, TangentialRestitutionStaysWithinPlusMinusOne) {
   Restitution r;
   r.e_n = 0.9;
   r.mu = 0.1;
-  EXPECT_EQ(tangential_restitution(r, 0.1), 0.0);
-  EXPECT_DOUBLE_EQ(tangential_restitution(r, 2.0), 1.0 - 0.3 * 1.9 / 2.0);
+  EXPECT_EQ(r.e_t(0.1), 0.0);
+  EXPECT_DOUBLE_EQ(r.e_t(2.0), 1.0 - 0.3 * 1.9 / 2.0);
 }
 
 // The thesis' ED rule (thesis_rule): the contact law's table where the collision starts in
@@ -222,12 +222,11 @@ TEST(EdRestitution, TheThesisRuleSwitchesToTheFullSlidingLawAt4_76) {
   EXPECT_EQ(rule.table.e_t, table.table.e_t);  // the same integrated law
   const double onset = law.mu / rule.kappa;
   for (double ratio : {0.01, 0.05, 0.5 * onset, 0.99 * onset})
-    EXPECT_EQ(tangential_restitution(rule, ratio), tangential_restitution(table, ratio)) << ratio;
+    EXPECT_EQ(rule.e_t(ratio), table.e_t(ratio)) << ratio;
   for (double ratio : {1.01 * onset, 0.5, 2.0, 50.0})
-    EXPECT_EQ(tangential_restitution(rule, ratio),
-              std::clamp(full_sliding_e_t(rule.e_n, rule.mu, ratio), -1.0, 1.0))
+    EXPECT_EQ(rule.e_t(ratio), std::clamp(full_sliding_e_t(rule.e_n, rule.mu, ratio), -1.0, 1.0))
         << ratio;
-  EXPECT_EQ(tangential_restitution(rule, 1.01 * onset), -1.0);  // (4.75) < −1 there
+  EXPECT_EQ(rule.e_t(1.01 * onset), -1.0);  // (4.75) < −1 there
 }
 
 }  // namespace

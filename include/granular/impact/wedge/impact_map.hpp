@@ -1,6 +1,6 @@
 // A collision of the disk with a wall of the wedge (thesis eqs. 2.11, 2.23, 2.24, through
 // impulse/disk_collision.hpp; docs/wedge.md); the wall's velocity at it comes from FBRPA
-// (vibration.hpp, fbrpa_wall_velocity).
+// (vibration.hpp, fbrpa_bounce) or is the sawtooth's.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +9,6 @@
 #include "granular/impact/wedge/dynamics.hpp"
 
 namespace granular::wedge {
-
-// e_t at the ratio |u_t/u_n| (params.hpp, TangentialLaw); in [−1, 1]: 1 without friction,
-// else impulse::tabulated_restitution or impulse::large_kappa_restitution.
-double tangential_restitution(const Params& p, double ut_over_un);
 
 // The collision rules with the wall moving at (V sin θ, V cos θ) in its frame (v_b^t, v_b^n):
 // v' from v and W = Rω/(Aω_b). Returns false when the disk would not bounce back (v'_n ≤ 0),

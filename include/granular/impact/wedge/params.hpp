@@ -21,7 +21,7 @@
 
 #include "granular/constants.hpp"
 #include "granular/impact/hybrid.hpp"
-#include "granular/impulse/restitution_table.hpp"
+#include "granular/impulse/tangential_restitution.hpp"
 
 namespace granular::wedge {
 
@@ -30,28 +30,21 @@ using impact::DriverContext, impact::DriverOptions, impact::HybridModel, impact:
     impact::RunOutcome, impact::RunStatus, impact::State, impact::Stop, impact::run_hybrid,
     impact::run_status_names;
 
-// How e_t, the tangential restitution, follows from the contact law.
-enum class TangentialLaw {
-  contact_law,  // e_t(|u_t/u_n|) of the elastic-skin law, tabulated from single collisions
-  large_kappa,  // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
-  none,         // e_t = 1: frictionless walls
-  thesis_rule   // the thesis' ED rule: (4.75) where (4.76) holds, else the contact law's table
+// How the walls move at a collision (thesis §2.3.3).
+enum class WallMotion {
+  fbrpa,     // vibrated sinusoidally: the velocity drawn by FBRPA (vibration.hpp)
+  sawtooth,  // rising at Aω_b at every collision (the drop between takes no time)
+  fixed      // at rest (tests)
 };
-inline constexpr Named<TangentialLaw> tangential_law_names[] = {
-    {TangentialLaw::contact_law, "contact_law"},
-    {TangentialLaw::large_kappa, "large_kappa"},
-    {TangentialLaw::none, "none"},
-    {TangentialLaw::thesis_rule, "thesis_rule"}};
+inline constexpr Named<WallMotion> wall_motion_names[] = {
+    {WallMotion::fbrpa, "fbrpa"}, {WallMotion::sawtooth, "sawtooth"}, {WallMotion::fixed, "fixed"}};
 
 struct Params {
   double aperture = 2.0943951023931957;  // θ_W, the angle between the walls [rad] (0, π)
   double tilt = 0.0;                     // θ_T, rotation of the whole wedge [rad]
-  double e_n = 0.9;                      // normal restitution (2.11)
-  double mu = 0.1;                       // friction coefficient of the walls
-  TangentialLaw law = TangentialLaw::large_kappa;
-  impulse::RestitutionTable table;  // for contact_law and thesis_rule (the collision model's)
-  double kappa = 0.0;               // k_t/k_n of the wall's law (thesis_rule's (4.76))
-  bool vibrating = true;            // false: fixed walls (no wall velocity at all; tests)
+  // the walls' e_n (2.11) and e_t (2.23)–(2.24)
+  impulse::TangentialRestitution wall{impulse::TangentialRule::large_kappa, 0.9, 0.1, 0.0, {}};
+  WallMotion motion = WallMotion::fbrpa;
   std::uint64_t seed = 1;
 
   // Angles of the two walls, lines y = tan θ x through the vertex (spec: θ_R = θ0 + θ_T,

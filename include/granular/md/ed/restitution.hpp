@@ -1,8 +1,7 @@
 // The coefficients of restitution of the event-driven (ED) method (Peraza-Mues 2018, §2.3.1 and
 // §4.5; docs/ed.md): e_n from the linear dashpot's closed form (eq. 4.56) at the pair's
-// effective mass, e_t(|u_t/u_n|) of the elastic-skin law tabulated by the collision model
-// (md::tangential_restitution_table), or the large-κ approximation of ch. 6
-// (impulse/restitution_table.hpp).
+// effective mass, e_t(|u_t/u_n|) by the chosen rule (impulse/tangential_restitution.hpp) from
+// the elastic-skin law's table (md::tangential_restitution_table).
 // One Restitution per contact type and effective mass: a packing of three radii has six
 // disk–disk pairs and three disk–wall contacts.
 #pragma once
@@ -12,39 +11,14 @@
 #include <vector>
 
 #include "granular/contact_law.hpp"
-#include "granular/impulse/restitution_table.hpp"
-#include "granular/names.hpp"
+#include "granular/impulse/tangential_restitution.hpp"
 
 namespace granular::md::ed {
 
-// How e_t follows from the contact law.
-enum class TangentialRule {
-  contact_law,  // e_t(|u_t/u_n|) of the elastic-skin law, from single collisions
-  large_kappa,  // e_t = max(0, 1 − 3μ(1 + e_n)|u_n/u_t|) (thesis ch. 6)
-  thesis_rule   // the thesis' ED rule: (4.75) where (4.76) holds, else the contact law's
-};
-inline constexpr Named<TangentialRule> tangential_rule_names[] = {
-    {TangentialRule::contact_law, "contact_law"},
-    {TangentialRule::large_kappa, "large_kappa"},
-    {TangentialRule::thesis_rule, "thesis_rule"}};
-
-// Whether the rule needs the collision model's e_t table.
-inline bool uses_table(TangentialRule rule) { return rule != TangentialRule::large_kappa; }
-
-// Restitution of one contact type at one effective mass.
-struct Restitution {
-  double e_n = 1.0;  // eq. 4.56 [-]
-  double mu = 0.0;   // Coulomb coefficient (the full-sliding e_t, eq. 4.75)
-  TangentialRule rule = TangentialRule::large_kappa;
-  // contact_law, thesis_rule: e_t(|u_t/u_n|), the collision model's
-  // (md::tangential_restitution_table)
-  impulse::RestitutionTable table;
-  double kappa = 0.0;  // k_t/k_n (thesis_rule's (4.76))
-};
-
-// e_t at the pre-collision ratio |u_t/u_n|, in [−1, 1]; 1 at ratio 0 (no slip to change):
-// impulse::tabulated_restitution or impulse::large_kappa_restitution.
-double tangential_restitution(const Restitution& r, double ratio);
+// The choice of e_t and the restitution of one contact type at one effective mass: the one
+// model of impulse/tangential_restitution.hpp, shared with the wedge's map.
+using impulse::TangentialRule;
+using Restitution = impulse::TangentialRestitution;
 
 // The restitution of `law` for disk a (radius_a) on disk b (radius_b), or on a fixed wall when
 // radius_b is 0, at areal density ρ [kg/m²]. With contact_law the e_t table is the collision
