@@ -213,10 +213,15 @@ class ThreeDiskCase : public SupportedDiskCase {
         << d.number("m", p_.mass, "%.6g") << ", half-angle "
         << d.number("half_angle", p_.half_angle / degree, "%.6g", "deg") << " deg, tilt "
         << d.number("tilt", p_.tilt / pi, "%.6g", "pi") << " pi; supports ";
-    if (p_.supports.random) {
+    if (p_.supports.drive == md::SupportDrive::random) {
       out << d.word("supports", "randomly vibrated") << " (A_b "
           << d.number("A_b", p_.supports.amplitude, "%.6g") << ", w_b "
           << d.number("w_b", p_.supports.omega, "%.6g") << ")";
+    } else if (p_.supports.drive == md::SupportDrive::sine) {
+      const double a = p_.supports.amplitude, w = p_.supports.omega;
+      out << d.word("supports", "vibrated vertically together") << " (A "
+          << d.number("A", a, "%.6g") << " m, w_b " << d.number("w_b", w, "%.6g")
+          << " rad/s, Gamma " << d.number("gamma", a * w * w / p_.gravity, "%.4g") << ")";
     } else {
       out << d.word("supports", "fixed");
     }
@@ -346,24 +351,28 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
 
   const JsonObject supports = root.object_or_empty("supports");
   supports.allow_only({"drive", "amplitude", "omega_b", "damping"});
-  const std::string drive =
-      supports.choice_or("drive", {"fixed", "random"}, "support drive", "fixed");
-  if (drive == "random") {
-    p.supports.random = true;
+  p.supports.drive = supports.choice_of("drive", md::support_drive_names, "support drive",
+                                        std::optional(md::SupportDrive::fixed));
+  if (p.supports.drive == md::SupportDrive::fixed) {
+    for (const char* key : {"amplitude", "omega_b", "damping"})
+      supports.forbid(key, "is read only with drive random or sine");
+  } else {
     p.supports.amplitude = supports.number("amplitude", Bound::non_negative);
     p.supports.omega = supports.number("omega_b", Bound::positive);
-    p.supports.damping = supports.number_or("damping", 0.5, Bound::positive);
-    if (!(p.supports.damping < 1.0)) supports.fail("damping", "must be < 1 (underdamped)");
-    // the supports' RMS speed ω_b A_b and the noise 4 c ω_b³ A_b² that drives it
     const double w = p.supports.omega, a = p.supports.amplitude;
+    if (p.supports.drive == md::SupportDrive::random) {
+      p.supports.damping = supports.number_or("damping", 0.5, Bound::positive);
+      if (!(p.supports.damping < 1.0)) supports.fail("damping", "must be < 1 (underdamped)");
+    } else {
+      supports.forbid("damping", "is read only with drive random");
+    }
+    // the supports' RMS (or peak) speed ω_b A and acceleration ω_b² A, and the noise
+    // 4 c ω_b³ A_b² that drives the random vibration
     if (!std::isfinite(4.0 * p.supports.damping * w * w * w * a * a) ||
         !std::isfinite(w * w * a * a))
       supports.fail("omega_b", "ω_b = " + io::format_number(w) +
-                                   " rad/s with A_b = " + io::format_number(a) +
+                                   " rad/s with A = " + io::format_number(a) +
                                    " m gives a support speed or noise beyond a double");
-  } else {
-    for (const char* key : {"amplitude", "omega_b", "damping"})
-      supports.forbid(key, "is read only with drive random");
   }
 
   SupportedDiskSetup setup = read_setup(root, p.contact, p.mass, p.radius, 2);

@@ -172,7 +172,7 @@ TEST(Bodies, AnAppliedTorqueSpinsAFreeDiskAsTheClosedForm) {
 // random_vibration.hpp with the packing's stream, from its stationary start.
 TEST(Bodies, PrescribedDisksFollowTheirMotionExactly) {
   ThreeDiskParams p;
-  p.supports = {true, 1e-3, 20.0 * pi, 0.5};
+  p.supports = {SupportDrive::random, 1e-3, 20.0 * pi, 0.5};
   System s = three_disk(p);
   const Body left = s.model.bodies[0];
   // the reference process of the left support's x
@@ -209,6 +209,24 @@ TEST(Bodies, PrescribedDisksFollowTheirMotionExactly) {
   EXPECT_EQ(motion[0], wedge.amplitude * std::sin(wedge.tilt) * phase.sin);
   EXPECT_EQ(motion[1], wedge.amplitude * std::cos(wedge.tilt) * phase.sin);
   EXPECT_EQ(motion[4], wedge.amplitude * std::cos(wedge.tilt) * wedge.omega * phase.cos);
+
+  // sine supports of a tilted 3-disk system: both along the laboratory's vertical
+  ThreeDiskParams shaken;
+  shaken.tilt = 0.1;
+  shaken.supports = {SupportDrive::sine, 1e-3, 30.0, 0.5};
+  System d = three_disk(shaken);
+  run(d, 25000 + 777);  // past the settling half second, when the drive starts
+  const double td = d.state.time(d.model);
+  const SinCos at = sin_cos(shaken.supports.omega * td);
+  for (int k : {1, 2}) {
+    const Body& support = d.model.bodies[k - 1];
+    EXPECT_EQ(d.state.x[k],
+              support.x0 + shaken.supports.amplitude * std::sin(shaken.tilt) * at.sin);
+    EXPECT_EQ(d.state.y[k],
+              support.y0 + shaken.supports.amplitude * std::cos(shaken.tilt) * at.sin);
+    EXPECT_EQ(d.state.vy[k],
+              shaken.supports.amplitude * std::cos(shaken.tilt) * shaken.supports.omega * at.cos);
+  }
 }
 
 // A disk bouncing in a static wedge with γ_n = 0 and μ = 0 keeps its energy: exactly in
@@ -254,7 +272,7 @@ TEST(Bodies, ADiskInAStaticFrictionlessWedgeKeepsItsEnergy) {
 TEST(Bodies, RandomDrivesAreBitwiseDeterministic) {
   ThreeDiskParams p;
   p.tilt = 0.1;
-  p.supports = {true, 5e-4, 20.0 * pi, 0.5};
+  p.supports = {SupportDrive::random, 5e-4, 20.0 * pi, 0.5};
   ThreeDiskParams other = p;
   other.seed = 99;  // a different stream
   System ensemble;

@@ -72,7 +72,9 @@ TEST(ThreeDiskMd, RestsWithTheClosedFormStatics) {
       EXPECT_LT(std::fabs(s.contacts[0].tangential), 1e-3 * mg) << tilt << " t " << s.t;
       EXPECT_LT(std::fabs(s.contacts[1].tangential), 1e-3 * mg) << tilt << " t " << s.t;
     }
-    if (tilt == 0.0) EXPECT_NEAR(r.samples.back().contacts[0].normal / mg, 0.5773502692, 1e-3);
+    if (tilt == 0.0) {
+      EXPECT_NEAR(r.samples.back().contacts[0].normal / mg, 0.5773502692, 1e-3);
+    }
   }
 }
 

@@ -23,7 +23,7 @@ inline md::EnsembleState supported_disk_ensemble(md::EnsembleModel& m, int copie
     three.contact = {4.5e4, 3.5e4, 0.5, 0.1};
     three.tilt = 0.05 * k;
     three.torque = {-1, 4e-4, 500.0, 0.0};
-    three.supports = {true, 2e-4, 200.0, 0.5};
+    three.supports = {md::SupportDrive::random, 2e-4, 200.0, 0.5};
     three.seed = 7 + k;
     md::add_three_disk(m, three, x, y);
 

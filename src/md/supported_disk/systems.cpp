@@ -93,13 +93,15 @@ void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<doub
     x.push_back(centre_x[k]);
     y.push_back(centre_y[k]);
   }
+  // the sine drive along the vertical of the laboratory: (sin θ_T, cos θ_T) in the set-up's frame
+  const double up[2] = {std::sin(p.tilt), std::cos(p.tilt)};
   for (int k : {left_support, right_support}) {
     Body support;
     support.shape = BodyShape::disk;
     support.disk = first + k;
     support.x0 = centre_x[k];
     support.y0 = centre_y[k];
-    if (p.supports.random) {
+    if (p.supports.drive == SupportDrive::random) {
       for (int axis = 0; axis < 3; ++axis) {
         support.axis[axis] = {AxisDrive::random,
                               axis == 2 ? p.supports.amplitude / r : p.supports.amplitude,
@@ -107,6 +109,11 @@ void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<doub
                               p.supports.damping,
                               {}};
       }
+    }
+    if (p.supports.drive == SupportDrive::sine) {
+      for (int axis = 0; axis < 2; ++axis)
+        support.axis[axis] = {
+            AxisDrive::sine, p.supports.amplitude * up[axis], p.supports.omega, 0.5, {}};
     }
     m.add_body(support);
   }

@@ -12,16 +12,23 @@
 #include "granular/contact_law.hpp"
 #include "granular/md/model.hpp"
 #include "granular/md/supported_disk/three_disk.hpp"
+#include "granular/names.hpp"
 
 namespace granular::md {
 
-// How the supports move: fixed, or each of x, y and θ of each support by the random vibration
-// of random_vibration.hpp (thesis §5.3.1), with A_b on x and y and A_b/R on θ.
+// How the supports move: fixed; each of x, y and θ of each support by the random vibration of
+// random_vibration.hpp (thesis §5.3.1), with A_b on x and y and A_b/R on θ; or both together
+// as A sin(ω_b t) along the laboratory's vertical (the thesis' experiment and ch. 6's
+// comparison with the wedge, §6.2).
+enum class SupportDrive { fixed, random, sine };
+inline constexpr Named<SupportDrive> support_drive_names[] = {
+    {SupportDrive::fixed, "fixed"}, {SupportDrive::random, "random"}, {SupportDrive::sine, "sine"}};
+
 struct SupportVibration {
-  bool random = false;
-  double amplitude = 0.0;  // A_b [m]
+  SupportDrive drive = SupportDrive::fixed;
+  double amplitude = 0.0;  // random: A_b [m]; sine: A [m]
   double omega = 0.0;      // ω_b [rad/s]
-  double damping = 0.5;    // c
+  double damping = 0.5;    // random: c
 };
 
 // The 3-disk system (thesis §4.1, ch. 5): disks of equal radius; contact 1 is the left support,
@@ -32,9 +39,9 @@ struct ThreeDiskParams {
   double mass = 0.1;    // m of the upper disk (the supports' is the same, and unused)
   ContactParams contact{1e3, 1e6, 10.0, 0.1};  // every contact (thesis ch. 5)
   double gravity = 10.0;
-  double tilt = 0.0;                       // θ_T [rad]
+  double tilt = 0.0;             // θ_T [rad]
   double half_angle = pi / 6.0;  // θ0 [rad]
-  AppliedTorque torque;                    // on the upper disk (its disk index is set here)
+  AppliedTorque torque;          // on the upper disk (its disk index is set here)
   SupportVibration supports;
   std::uint64_t seed = 1;  // the random vibration's stream
 };
