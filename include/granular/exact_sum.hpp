@@ -1,6 +1,6 @@
 // Error-free transformations of IEEE 754 doubles (Knuth's two-sum, Dekker's two-product with
 // Veltkamp's split), written from +, −, × alone so that they give the same bits on the host and
-// on a CUDA device (FMA contraction is off in both builds). drive_phase.hpp and
+// on a CUDA device (FMA contraction is off in both builds). portable_sincos.hpp and
 // portable_atan2.hpp carry their intermediate results as double-doubles with them.
 #pragma once
 

@@ -1,5 +1,5 @@
 // atan2(y, x), bitwise identical on every backend: written from +, −, ×, / and exact
-// operations (fabs, copysign, comparisons) only, as drive_phase.hpp's sin_cos is.
+// operations (fabs, copysign, comparisons) only, as portable_sincos.hpp's sin_cos is.
 //
 // Why: the skin's turn (contact_law.hpp, skin_turn) needs atan2 whenever a pair's normal has
 // turned by 1e-3 rad or more since its anchor, i.e. at nearly every turn-triggered re-anchor.

@@ -1,5 +1,5 @@
 // The natural logarithm, bitwise identical on every backend: written from +, −, ×, / and exact
-// bit operations only, as drive_phase.hpp's sin_cos and portable_atan2.hpp's atan2 are.
+// bit operations only, as portable_sincos.hpp's sin_cos and portable_atan2.hpp's atan2 are.
 //
 // Why: normal deviates for random drives (random.hpp) need a logarithm (Box–Muller), and
 // glibc's log and CUDA's libdevice log differ in the last bit for some arguments, which would

@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "granular/constants.hpp"
-#include "granular/drive_phase.hpp"
+#include "granular/portable_sincos.hpp"
 #include "granular/hd.hpp"
 #include "granular/portable_log.hpp"
 

@@ -61,7 +61,7 @@ BilliardBoundary read_boundary(const JsonObject& o) {
   return b;
 }
 
-struct BilliardRun final : Case {
+struct BilliardCase final : Case {
   billiard::Params model;
   billiard::Options options;
   BilliardInitial initial;
@@ -77,7 +77,7 @@ struct BilliardRun final : Case {
                  std::ostream& progress) const;
 };
 
-void BilliardRun::describe(Description& d) const {
+void BilliardCase::describe(Description& d) const {
   const billiard::Params& m = model;
   const double k_ratio = 1.0 + m.ball.mass * m.ball.radius * m.ball.radius / m.ball.inertia;
   std::ostream& out = d.out;
@@ -311,7 +311,7 @@ nlohmann::json tail_stats(const billiard::Result& r, std::size_t n, double Billi
   return {{"mean", mean}, {"std", std::sqrt(std::max(sum2 / count - mean * mean, 0.0))}};
 }
 
-void BilliardRun::write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+void BilliardCase::write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
                             std::ostream& progress) const {
   billiard::Options o = options;
   report_progress(o.driver, &progress, "billiard");
@@ -379,7 +379,7 @@ std::vector<io::TableSpec> billiard_tables() {
 std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::string>&) {
   root.allow_only({"model", "description", "gravity", "ball", "boundary", "drive", "drag", "impact",
                    "initial", "integrator", "zeno", "run"});
-  auto c = std::make_unique<BilliardRun>();
+  auto c = std::make_unique<BilliardCase>();
   billiard::Params& m = c->model;
   if (root.has("description")) root.string("description");
   m.gravity = root.number_or("gravity", 9.81, Bound::non_negative);

@@ -53,7 +53,7 @@ std::unique_ptr<Case> load_collision(const JsonObject& root, std::vector<std::st
   else
     impact.forbid("omega_b", pair_only);
 
-  // time step: dt = 0 tells run_collision to use t_c / steps_per_collision
+  // time step: dt = 0 tells md::run_collision to use t_c / steps_per_collision
   const JsonObject integrator = root.object_or_empty("integrator");
   integrator.allow_only({"scheme", "dt", "steps_per_collision"});
   c.integrator = read_scheme(integrator);

@@ -61,7 +61,7 @@ std::string collision_status(const md::CollisionResult& r) {
 
 std::vector<io::TableSpec> collision_tables() { return {collision_table()}; }
 
-void run_collision(const md::CollisionCase& c, const RunContext& ctx) {
+void run_collision_case(const md::CollisionCase& c, const RunContext& ctx) {
   const nlohmann::json& case_echo = ctx.case_echo;
   const std::filesystem::path& out_dir = ctx.out_dir;
   std::ostream quiet(nullptr);

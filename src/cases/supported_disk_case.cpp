@@ -360,6 +360,7 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
     p.supports.amplitude = supports.number("amplitude", Bound::non_negative);
     p.supports.omega = supports.number("omega_b", Bound::positive);
     const double w = p.supports.omega, a = p.supports.amplitude;
+    const std::string amplitude_name = p.supports.drive == md::SupportDrive::random ? "A_b" : "A";
     if (p.supports.drive == md::SupportDrive::random) {
       p.supports.damping = supports.number_or("damping", 0.5, Bound::positive);
       if (!(p.supports.damping < 1.0)) supports.fail("damping", "must be < 1 (underdamped)");
@@ -370,8 +371,8 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
     // 4 c ω_b³ A_b² that drives the random vibration
     if (!std::isfinite(4.0 * p.supports.damping * w * w * w * a * a) ||
         !std::isfinite(w * w * a * a))
-      supports.fail("omega_b", "ω_b = " + io::format_number(w) +
-                                   " rad/s with A = " + io::format_number(a) +
+      supports.fail("omega_b", "ω_b = " + io::format_number(w) + " rad/s with " + amplitude_name +
+                                   " = " + io::format_number(a) +
                                    " m gives a support speed or noise beyond a double");
   }
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "granular/constants.hpp"
-#include "granular/drive_phase.hpp"
+#include "granular/portable_sincos.hpp"
 #include "granular/md/backend.hpp"
 #include "granular/md/observables.hpp"
 #include "granular/md/state.hpp"

@@ -255,7 +255,7 @@ TEST(CollisionOutputs, WritesSummaryAndTimeSeries) {
   std::filesystem::create_directories(dir);
   CollisionCase cc = make_case(CollisionKind::disk_wall, Integrator::gear5, 0.0346);
   std::ostringstream progress;
-  cases::run_collision(cc, test::run_context(dir, {{"model", "collision"}}, 1, progress));
+  cases::run_collision_case(cc, test::run_context(dir, {{"model", "collision"}}, 1, progress));
   EXPECT_NE(progress.str().find("e_n"), std::string::npos);
 
   std::ifstream in(dir / "summary.json");

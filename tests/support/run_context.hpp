@@ -1,5 +1,5 @@
 // A run context for tests that run a case's outputs directly (cases::run_packing_ensemble,
-// cases::run_collision): an output folder, the case echo, threads, one stream for everything.
+// cases::run_collision_case): an output folder, the case echo, threads, one stream for everything.
 #pragma once
 
 #include <filesystem>

@@ -22,7 +22,7 @@ namespace granular::cases {
 // Runs one collision and writes summary.json (measured and predicted e_n, e_t, t_c, status)
 // and collision.csv into ctx.out_dir; the table of measured against predicted values goes to
 // *ctx.progress.
-void run_collision(const md::CollisionCase& c, const RunContext& ctx);
+void run_collision_case(const md::CollisionCase& c, const RunContext& ctx);
 
 class Collision : public Case {
  public:
@@ -30,7 +30,7 @@ class Collision : public Case {
   const md::CollisionCase& collision() const { return c_; }
   void describe(Description& d) const override;
   RunEnd run(const RunContext& ctx) const override {
-    run_collision(c_, ctx);
+    run_collision_case(c_, ctx);
     return RunEnd::complete;
   }
 

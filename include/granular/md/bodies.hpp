@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "granular/drive_phase.hpp"
+#include "granular/portable_sincos.hpp"
 #include "granular/hd.hpp"
 #include "granular/md/contact.hpp"
 #include "granular/md/random_vibration.hpp"

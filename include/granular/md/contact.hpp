@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "granular/contact_law.hpp"
-#include "granular/drive_phase.hpp"
+#include "granular/portable_sincos.hpp"
 #include "granular/hd.hpp"
 #include "granular/md/state.hpp"
 #include "granular/vec2.hpp"

@@ -52,4 +52,20 @@ struct Params {
   double d() const { return l2 + r - lc; }  // C2 to the disk centre [m]
 };
 
+// The run's settings.
+struct Options {
+  // the driver's settings (hybrid.hpp): t_end, rows every sample_interval, the event budget
+  // (impacts and mode changes), the ODE, the Zeno guard
+  DriverOptions driver = [] {
+    DriverOptions d;
+    d.t_end = 6.0;
+    d.sample_interval = 1e-3;
+    d.max_events = 1'000'000;
+    d.ode.max_step = 1e-3;
+    d.zeno.min_speed = 1e-2;  // and at least 2 g h (docs/cases.md)
+    return d;
+  }();
+  double baumgarte_rate = 50.0;  // [1/s] drift correction of persistent contact
+};
+
 }  // namespace granular::pendulum

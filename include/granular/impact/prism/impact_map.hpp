@@ -20,13 +20,6 @@ double classic_kappa(int n_sides);
 
 // ---- line impact (§2.2–2.4) ----
 
-struct LineImpactOptions {
-  double start = 1e-12;  // p* of the start-up step in units of m|ω0|/l (§2.3 start-up)
-  double rtol = 1e-12;   // Dormand–Prince tolerances on the scaled state
-  double atol = 1e-14;
-  double max_chunk = 0.02;   // largest p* span between samples, units of m|ω0|/l
-  double max_impulse = 1e3;  // gives up beyond this p* (units of m|ω0|/l)
-};
 
 enum class LineImpactOutcome {
   pivot_b,       // (3.29) with v^n(B) = 0: the prism pivots forward on B (§2.4)

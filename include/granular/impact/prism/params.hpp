@@ -60,4 +60,36 @@ struct Params {
   PrismImpactModel impact = PrismImpactModel::line;
 };
 
+// The line impact's integration settings (§2.3).
+struct LineImpactOptions {
+  double start = 1e-12;  // p* of the start-up step in units of m|ω0|/l (§2.3 start-up)
+  double rtol = 1e-12;   // Dormand–Prince tolerances on the scaled state
+  double atol = 1e-14;
+  double max_chunk = 0.02;   // largest p* span between samples, units of m|ω0|/l
+  double max_impulse = 1e3;  // gives up beyond this p* (units of m|ω0|/l)
+};
+
+// The run's settings (§3).
+struct Options {
+  double lambda0 = 0.0;       // release angle λ0 [rad]
+  double omega0 = 0.0;        // forward rolling rate at release, ≥ 0 [rad/s] (θ̇ = −omega0)
+  double ramp_length = 0.65;  // the run ends when the edge has advanced this far [m]
+  bool stop_on_violation = true;  // slip/detachment: stop, or record and go on (paper's model)
+  LineImpactOptions line;
+  // the driver's settings (hybrid.hpp): t_end (a time limit: the goal is the ramp's end), rows
+  // of rolling.csv every sample_interval, the event budget (impacts and slip/detachment
+  // events), the contact phases' integrator (dopri5), and zeno.min_speed, the approach speed of
+  // B [m/s] below which the prism is at rest
+  DriverOptions driver = [] {
+    DriverOptions d;
+    d.t_end = 60.0;
+    d.sample_interval = 1e-3;
+    d.max_events = 100'000;
+    d.ode.scheme = Scheme::dopri5;
+    d.ode.max_step = 1e-2;
+    d.zeno.min_speed = 1e-9;
+    return d;
+  }();
+};
+
 }  // namespace granular::prism

@@ -18,27 +18,6 @@ namespace granular::prism {
 
 // ---- the run (§3) ----
 
-struct Options {
-  double lambda0 = 0.0;       // release angle λ0 [rad]
-  double omega0 = 0.0;        // forward rolling rate at release, ≥ 0 [rad/s] (θ̇ = −omega0)
-  double ramp_length = 0.65;  // the run ends when the edge has advanced this far [m]
-  bool stop_on_violation = true;  // slip/detachment: stop, or record and go on (paper's model)
-  LineImpactOptions line;
-  // the driver's settings (hybrid.hpp): t_end (a time limit: the goal is the ramp's end), rows
-  // of rolling.csv every sample_interval, the event budget (impacts and slip/detachment
-  // events), the contact phases' integrator (dopri5), and zeno.min_speed, the approach speed of
-  // B [m/s] below which the prism is at rest
-  DriverOptions driver = [] {
-    DriverOptions d;
-    d.t_end = 60.0;
-    d.sample_interval = 1e-3;
-    d.max_events = 100'000;
-    d.ode.scheme = Scheme::dopri5;
-    d.ode.max_step = 1e-2;
-    d.zeno.min_speed = 1e-9;
-    return d;
-  }();
-};
 
 struct PrismImpactRecord {
   int index;            // 1-based

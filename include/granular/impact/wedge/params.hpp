@@ -53,4 +53,18 @@ struct Params {
   double theta_left() const { return tilt - 0.5 * (pi - aperture); }
 };
 
+// The run's settings.
+struct Options {
+  long long collisions = 100000;  // the run's goal
+  double release_x = 0.2;         // start at rest at (release_x, release_height) (scaled),
+  double release_height = 1.0;    // off the vertex's vertical so that it does not land on it
+  // the driver's settings: t_end (scaled time, a limit), the event budget
+  DriverOptions driver = [] {
+    DriverOptions d;
+    d.t_end = 1e300;
+    d.max_events = 10'000'000;
+    return d;
+  }();
+};
+
 }  // namespace granular::wedge

@@ -9,19 +9,6 @@
 
 namespace granular::wedge {
 
-struct Options {
-  long long collisions = 100000;  // the run's goal
-  double release_x = 0.2;         // start at rest at (release_x, release_height) (scaled),
-  double release_height = 1.0;    // off the vertex's vertical so that it does not land on it
-  // the driver's settings: t_end (scaled time, a limit), the event budget
-  DriverOptions driver = [] {
-    DriverOptions d;
-    d.t_end = 1e300;
-    d.max_events = 10'000'000;
-    return d;
-  }();
-};
-
 struct Result : Stop {  // how it ended: status, reason, detail
   long long collisions = 0;
   long long rejections = 0;    // FBRPA draws that would not have bounced the disk back

@@ -1,11 +1,11 @@
-// Tests for include/granular/drive_phase.hpp: sin_cos() against the long-double sinl/cosl and
+// Tests for include/granular/portable_sincos.hpp: sin_cos() against the long-double sinl/cosl and
 // against std::sin/std::cos, its symmetries and its exact values at 0.
 //
 // Errors are measured in ulps of the exact value everywhere, also next to the zeros of sin and
 // cos: the reduction keeps r = φ − n π/2 to full relative precision (the closest double to a
 // multiple of π/2 in range is 2^-60.5 away), so no absolute bound is needed there. The x87
 // long double reference carries 11 more bits than a double, enough to resolve 0.01 ulp.
-#include "granular/drive_phase.hpp"
+#include "granular/portable_sincos.hpp"
 
 #include <gtest/gtest.h>
 
@@ -61,7 +61,7 @@ std::vector<double> test_phases() {
   return phases;
 }
 
-TEST(DrivePhaseSinCos, WithinOneUlpOfTheExactValue) {
+TEST(PortableSinCos, WithinOneUlpOfTheExactValue) {
   double worst_sin = 0.0, worst_cos = 0.0;
   double worst_sin_at = 0.0, worst_cos_at = 0.0;
   for (double phase : test_phases()) {
@@ -83,7 +83,7 @@ TEST(DrivePhaseSinCos, WithinOneUlpOfTheExactValue) {
 }
 
 // glibc rounds sin/cos almost always correctly; sin_cos differs from it by at most one ulp.
-TEST(DrivePhaseSinCos, WithinTwoUlpOfStdSinCos) {
+TEST(PortableSinCos, WithinTwoUlpOfStdSinCos) {
   double worst_sin = 0.0, worst_cos = 0.0;
   for (double phase : test_phases()) {
     const SinCos sc = sin_cos(phase);
@@ -94,7 +94,7 @@ TEST(DrivePhaseSinCos, WithinTwoUlpOfStdSinCos) {
   EXPECT_LE(worst_cos, 2.0);
 }
 
-TEST(DrivePhaseSinCos, PythagoreanIdentity) {
+TEST(PortableSinCos, PythagoreanIdentity) {
   double worst = 0.0;
   for (double phase : test_phases()) {
     const SinCos sc = sin_cos(phase);
@@ -104,7 +104,7 @@ TEST(DrivePhaseSinCos, PythagoreanIdentity) {
   EXPECT_LE(worst, 2.0 * DBL_EPSILON);  // measured: 1.04 eps
 }
 
-TEST(DrivePhaseSinCos, OddSineEvenCosineBitwise) {
+TEST(PortableSinCos, OddSineEvenCosineBitwise) {
   for (double phase : test_phases()) {
     const SinCos plus = sin_cos(phase);
     const SinCos minus = sin_cos(-phase);
@@ -114,7 +114,7 @@ TEST(DrivePhaseSinCos, OddSineEvenCosineBitwise) {
   }
 }
 
-TEST(DrivePhaseSinCos, ExactAtZeroAndTinyPhases) {
+TEST(PortableSinCos, ExactAtZeroAndTinyPhases) {
   const SinCos zero = sin_cos(0.0);
   EXPECT_EQ(zero.sin, 0.0);
   EXPECT_FALSE(std::signbit(zero.sin));

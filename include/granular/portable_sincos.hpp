@@ -1,4 +1,5 @@
-// sin and cos of the drive phase ω t, bitwise identical on every backend.
+// sin and cos bitwise identical on every backend: of the drive phase ω t (the vibrated walls and
+// bodies) and of the Box–Muller angle of the random draws (random.hpp).
 //
 // Why: the bottom wall moves as y_b = A sin(ω t), v_b = A ω cos(ω t) (md/contact.hpp). glibc's
 // sin/cos and CUDA's libdevice differ in the last bit for some arguments, which would make the
@@ -15,7 +16,7 @@
 // |r| ≤ π/4 (sin to r^17, cos to r^18, truncation < 2e-19 relative) in Horner form, the
 // quadrant n mod 4, and sin(−φ) = −sin(φ), cos(−φ) = cos(φ) exactly.
 //
-// Accuracy against sinl/cosl (tests/unit/drive_phase_test.cpp): at most 0.78 ulp (sin) and
+// Accuracy against sinl/cosl (tests/unit/portable_sincos_test.cpp): at most 0.78 ulp (sin) and
 // 0.79 ulp (cos) measured for |φ| ≤ 1.3e7 rad (n < 2^23: 7 h of drive at 80 Hz), so within one
 // ulp of glibc's sin/cos; sin_cos(0) = {0, 1} exactly. Beyond 1.3e7 rad n p1 rounds and r carries
 // an absolute error of about ulp(φ), as large as the rounding of ω t itself; host and device
