@@ -31,7 +31,10 @@ using io::JsonObject;
 const char* const three_disk_contacts[] = {"1", "2"};  // left, right support
 const char* const wedge_contacts[] = {"left", "right"};
 
-io::TableSpec timeseries_table(const char* file, const char* const names[2], const char* what) {
+// The columns of the observed disk and its two contacts; with `support_motion`, the left
+// support's motion too (the randomly vibrated supports' statistics, thesis §5.3.1).
+io::TableSpec timeseries_table(const char* file, const char* const names[2], const char* what,
+                               bool support_motion) {
   io::TableSpec t{file,
                   "one row per sample of the measurement window",
                   {{"t", "s", "time (the drive starts at 0)"},
@@ -46,16 +49,22 @@ io::TableSpec timeseries_table(const char* file, const char* const names[2], con
          "tangential force of contact " + c + " (its torque on the disk is R tau)"});
     t.columns.push_back({"sliding_" + c, "", "1 when contact " + c + " is on the Coulomb limit"});
   }
+  if (support_motion) {
+    t.columns.push_back({"support_x", "m", "the left support's displacement from rest, x"});
+    t.columns.push_back({"support_y", "m", "and y"});
+    t.columns.push_back({"support_vx", "m/s", "its velocity, x"});
+    t.columns.push_back({"support_vy", "m/s", "and y"});
+  }
   return t;
 }
 
 const io::TableSpec& three_disk_table() {
   static const io::TableSpec t =
-      timeseries_table("three_disk.csv", three_disk_contacts, "upper disk");
+      timeseries_table("three_disk.csv", three_disk_contacts, "upper disk", true);
   return t;
 }
 const io::TableSpec& wedge_md_table() {
-  static const io::TableSpec t = timeseries_table("wedge_md.csv", wedge_contacts, "disk");
+  static const io::TableSpec t = timeseries_table("wedge_md.csv", wedge_contacts, "disk", false);
   return t;
 }
 
@@ -109,12 +118,13 @@ class SupportedDiskCase : public Case {
  public:
   // The system's disks start at (x, y), at t0 = −settle_time.
   SupportedDiskCase(std::string name, SupportedDiskSetup setup, const std::vector<double>& x,
-                    const std::vector<double>& y, const io::TableSpec& table)
+                    const std::vector<double>& y, const io::TableSpec& table, bool support_motion)
       : name_(std::move(name)),
         model_(std::move(setup.model)),
         state_(md::make_state(model_, x, y, -setup.schedule.settle_time)),
         schedule_(setup.schedule),
-        table_(table) {}
+        table_(table),
+        support_motion_(support_motion) {}
 
   // A fresh run on the CPU or, where there is one, the CUDA device (the same stages).
   void check_run(const RunContext& ctx) const override {
@@ -141,6 +151,9 @@ class SupportedDiskCase : public Case {
       series.num(x.t).num(x.theta).num(x.omega).num(x.applied_torque);
       for (const md::SupportContact& c : x.contacts) {
         series.num(c.normal).num(c.tangential).flag(c.sliding);
+      }
+      if (support_motion_) {  // (x, y, θ, vx, vy, ω) of the first body, the left support
+        series.num(x.first_body[0]).num(x.first_body[1]).num(x.first_body[3]).num(x.first_body[4]);
       }
       series.end_row();
     };
@@ -197,13 +210,14 @@ class SupportedDiskCase : public Case {
   md::EnsembleState state_;
   md::RunSchedule schedule_;
   const io::TableSpec& table_;
+  bool support_motion_;  // the table ends with the left support's motion
 };
 
 class ThreeDiskCase : public SupportedDiskCase {
  public:
   ThreeDiskCase(const md::ThreeDiskParams& p, SupportedDiskSetup setup,
                 const std::vector<double>& x, const std::vector<double>& y)
-      : SupportedDiskCase("three_disk", std::move(setup), x, y, three_disk_table()), p_(p) {}
+      : SupportedDiskCase("three_disk", std::move(setup), x, y, three_disk_table(), true), p_(p) {}
 
   void describe(Description& d) const override {
     const three_disk::ThreeDiskParams c = closed_form_params();
@@ -287,7 +301,7 @@ class WedgeMdCase : public SupportedDiskCase {
  public:
   WedgeMdCase(const md::WedgeDiskParams& p, double gamma, SupportedDiskSetup setup,
               const std::vector<double>& x, const std::vector<double>& y)
-      : SupportedDiskCase("wedge_md", std::move(setup), x, y, wedge_md_table()),
+      : SupportedDiskCase("wedge_md", std::move(setup), x, y, wedge_md_table(), false),
         p_(p),
         gamma_(gamma) {}
 

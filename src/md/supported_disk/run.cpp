@@ -1,5 +1,6 @@
 #include "granular/md/supported_disk/run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -92,6 +93,10 @@ SupportedDiskResult run_supported_disk(const EnsembleModel& m, EnsembleState& s,
           t, s.theta[i], s.omega[i],
           m.packings[p].torque.disk == i ? applied_torque(m.packings[p].torque, t) : 0.0,
           support_contacts(m, s, p)};
+      if (m.packings[p].body_count > 0) {
+        const double* motion = s.body_motion.data() + body_motion_size * m.packings[p].body_first;
+        std::copy(motion, motion + body_motion_size, one.first_body.begin());
+      }
       r.sliding_samples.resize(one.contacts.size(), 0);
       for (std::size_t k = 0; k < one.contacts.size(); ++k) {
         r.sliding_samples[k] += one.contacts[k].sliding;

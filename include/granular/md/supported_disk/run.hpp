@@ -6,6 +6,7 @@
 // sampling every sample_steps·dt.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -37,6 +38,9 @@ struct SupportedDiskSample {
   double omega;           // [rad/s]
   double applied_torque;  // [N m]
   std::vector<SupportContact> contacts;
+  // the packing's first prescribed body (the left support, a wedge's left wall): its deviation
+  // from rest (x, y [m], θ [rad]) and their rates; zeros without one
+  std::array<double, 6> first_body{};
 };
 
 struct SupportedDiskPackingResult {
