@@ -1,7 +1,7 @@
 // An ensemble of the thesis' supported-disk systems with every kind of prescribed body and external
 // load (md/supported_disk/systems.hpp): tilted 3-disk systems under a harmonic torque with randomly
-// vibrated supports, and tilted wedges vibrating sinusoidally. For the tests that check the
-// schedules of the kernels against the CPU on them.
+// vibrated or sine-shaken supports, and tilted wedges vibrating sinusoidally. For the tests that
+// check the schedules of the kernels against the CPU on them.
 #pragma once
 
 #include <vector>
@@ -23,7 +23,9 @@ inline md::EnsembleState supported_disk_ensemble(md::EnsembleModel& m, int copie
     three.contact = {4.5e4, 3.5e4, 0.5, 0.1};
     three.tilt = 0.05 * k;
     three.torque = {-1, 4e-4, 500.0, 0.0};
-    three.supports = {md::SupportDrive::random, 2e-4, 200.0, 0.5};
+    // randomly vibrated supports, and every other copy supports shaken as a sine
+    three.supports = k % 2 == 0 ? md::SupportVibration{md::SupportDrive::random, 2e-4, 200.0, 0.5}
+                                : md::SupportVibration{md::SupportDrive::sine, 1e-4, 300.0, 0.5};
     three.seed = 7 + k;
     md::add_three_disk(m, three, x, y);
 
