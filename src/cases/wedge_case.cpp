@@ -14,6 +14,7 @@
 #include "granular/impact/wedge/run.hpp"
 #include "granular/io/output.hpp"
 #include "granular/md/collision/collision.hpp"
+#include "granular/md/ed/restitution.hpp"
 #include "granular/md/model.hpp"
 #include "granular/vibration.hpp"
 
@@ -171,10 +172,7 @@ std::unique_ptr<Case> load_wedge(const JsonObject& root, std::vector<std::string
     wall.k_t = c.number("k_t", Bound::non_negative);
     wall.gamma_n = c.number("gamma_n", Bound::non_negative);
     wall.mu = c.number("mu", Bound::non_negative);
-    p.wall.mu = wall.mu;
-    p.wall.kappa = wall.k_t / wall.k_n;
-    p.wall.e_n =
-        linear_dashpot_restitution(wall.k_n, wall.gamma_n, md::disk_mass(density, radius)).e_n;
+    p.wall = md::ed::make_untabulated_restitution(wall, radius, 0.0, density, rule);
     wall_contact = WallContact{wall, radius, density};
     // the engine must be able to run this wall's collisions (the run tabulates 121 of them)
     const std::string why = md::restitution_table_problem(wall, radius, 0.0, density);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "granular/vibration.hpp"
 
@@ -84,7 +85,8 @@ class WedgeModel : public HybridModel<WedgeEvent> {
       out_.rejections += b.rejections;
       if (!b.bounced)
         return Stop{RunStatus::model_stop, "no_bounce",
-                    "1000 FBRPA draws in a row would not bounce the disk back"};
+                    std::to_string(max_fbrpa_draws) +
+                        " FBRPA draws in a row would not bounce the disk back"};
     } else {
       // the sawtooth's wall rises at Aω_b at every collision; a fixed one rests
       const double wall_v = p_.motion == WallMotion::sawtooth ? 1.0 : 0.0;

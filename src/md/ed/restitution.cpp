@@ -9,8 +9,8 @@
 
 namespace granular::md::ed {
 
-Restitution make_restitution(const ContactParams& law, double radius_a, double radius_b,
-                             double areal_density, TangentialRule rule) {
+Restitution make_untabulated_restitution(const ContactParams& law, double radius_a, double radius_b,
+                                         double areal_density, TangentialRule rule) {
   Restitution r;
   const double m_a = disk_mass(areal_density, radius_a);
   const double m_b = radius_b > 0.0 ? disk_mass(areal_density, radius_b) : INFINITY;
@@ -18,6 +18,12 @@ Restitution make_restitution(const ContactParams& law, double radius_a, double r
   r.mu = law.mu;
   r.rule = rule;
   r.kappa = law.k_t / law.k_n;
+  return r;
+}
+
+Restitution make_restitution(const ContactParams& law, double radius_a, double radius_b,
+                             double areal_density, TangentialRule rule) {
+  Restitution r = make_untabulated_restitution(law, radius_a, radius_b, areal_density, rule);
   if (uses_table(rule))
     r.table = tangential_restitution_table(law, radius_a, radius_b, areal_density);
   return r;

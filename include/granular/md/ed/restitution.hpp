@@ -28,6 +28,11 @@ using Restitution = impulse::TangentialRestitution;
 Restitution make_restitution(const ContactParams& law, double radius_a, double radius_b,
                              double areal_density, TangentialRule rule);
 
+// The same without its e_t table (left empty), for a caller that integrates it when a run first
+// needs it (the wedge's case: validating a case does not wait ~0.1 s for it).
+Restitution make_untabulated_restitution(const ContactParams& law, double radius_a, double radius_b,
+                                         double areal_density, TangentialRule rule);
+
 // The restitutions of one packing: its distinct radii ("species"), each disk's species, and a
 // Restitution per disk–disk species pair and per species on a wall.
 struct RestitutionSet {
