@@ -95,6 +95,14 @@ def save(fig, path, fmt):
     fig.savefig(path, format=fmt, dpi=PNG_DPI)
 
 
+def finish(fig, args, default_stem):
+    """Lays fig out and writes it where args ask (target), printing the path."""
+    fig.tight_layout()
+    path, fmt = target(args, default_stem)
+    save(fig, path, fmt)
+    print(path)
+
+
 # ---------------------------------------------------------------- titles
 
 

@@ -1243,22 +1243,22 @@ def hostile_expression(rng, old):
     return hostile_file_call(rng, old)
 
 
-def mutate_expression(rng, holder):
+def mutate_expression_slot(rng, holder, hostile):
+    """One of holder's expressions replaced by hostile(rng, expression)."""
     slots = expression_slots(holder)
     if not slots:
         return None
     parent, key, path = rng.choice(slots)
-    parent[key], how = hostile_expression(rng, parent[key])
+    parent[key], how = hostile(rng, parent[key])
     return f"{pointer(path)}: {how}"
+
+
+def mutate_expression(rng, holder):
+    return mutate_expression_slot(rng, holder, hostile_expression)
 
 
 def mutate_expression_file(rng, holder):
-    slots = expression_slots(holder)
-    if not slots:
-        return None
-    parent, key, path = rng.choice(slots)
-    parent[key], how = hostile_file_call(rng, parent[key])
-    return f"{pointer(path)}: {how}"
+    return mutate_expression_slot(rng, holder, hostile_file_call)
 
 
 def mutate_non_finite_verdict(rng, holder):

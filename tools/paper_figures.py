@@ -541,10 +541,7 @@ def main():
         fig = figs[a.fig](a.out, a.window)
     except FigureError as e:
         sys.exit(f"paper_figures.py: {a.model} figure {a.fig}: {e}")
-    fig.tight_layout()
-    path, fmt = style.target(a, os.path.join(a.out[0], f"{a.model}_fig{a.fig}"))
-    style.save(fig, path, fmt)
-    print(path)
+    style.finish(fig, a, os.path.join(a.out[0], f"{a.model}_fig{a.fig}"))
 
 
 if __name__ == "__main__":

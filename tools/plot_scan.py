@@ -63,10 +63,7 @@ def main():
     if any(curves.keys()) and len(curves) > 1:
         ax.legend()
     style.title(ax, f"{a.column} vs {x}", style.case_subtitle(scanned_case(a.out)))
-    fig.tight_layout()
-    path, fmt = style.target(a, os.path.join(a.out, f"{a.column}_vs_{x.replace('/', '_')}"))
-    style.save(fig, path, fmt)
-    print(path)
+    style.finish(fig, a, os.path.join(a.out, f"{a.column}_vs_{x.replace('/', '_')}"))
 
 
 if __name__ == "__main__":

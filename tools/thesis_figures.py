@@ -622,10 +622,7 @@ def main():
         fig = FIGURES[a.fig](a.out)
     except FigureError as e:
         sys.exit(f"figure {a.fig}: {e}")
-    fig.tight_layout()
-    path, fmt = style.target(a, os.path.join(a.out[0], f"fig{a.fig}"))
-    style.save(fig, path, fmt)
-    print(path)
+    style.finish(fig, a, os.path.join(a.out[0], f"fig{a.fig}"))
 
 
 if __name__ == "__main__":

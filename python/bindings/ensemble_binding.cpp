@@ -49,8 +49,8 @@ class Ensemble {
                       "granular.Ensemble steps the MD method; \"ed\" runs with granular.run");
     cases::RunContext ctx;
     ctx.case_echo = lc.echo;
-    ctx.backend = backend;
-    ctx.threads = threads;
+    ctx.request.backend = backend;
+    ctx.request.threads = threads;
     ensemble->check_run(ctx);  // the CLI's checks of the backend
     c_ = ensemble->ensemble();
     fingerprint_ = "granular.Ensemble " + cases::case_fingerprint(lc.echo);

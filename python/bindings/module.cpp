@@ -52,8 +52,8 @@ std::string describe(const LoadedCase& lc) {
 std::string estimate(const LoadedCase& lc, int threads, const std::string& backend) {
   granular::cases::RunContext ctx;
   ctx.case_echo = lc.echo;
-  ctx.backend = backend;
-  ctx.threads = threads;
+  ctx.request.backend = backend;
+  ctx.request.threads = threads;
   lc.spec->check_run(ctx);
   std::ostringstream text;
   Description d(text);
@@ -111,16 +111,19 @@ NB_MODULE(_core, m) {
       nb::arg("path"), nb::arg("overrides"));
   m.def("load_case_text", &load_case_text, nb::arg("text"), nb::arg("file"), nb::arg("overrides"));
 
-  nb::class_<granular::python::RunRequest>(m, "RunRequest")
+  // the run request of the CLI's options (cases::RunRequest), as granular.run fills it
+  using granular::cases::RunRequest;
+  nb::class_<RunRequest>(m, "RunRequest")
       .def(nb::init<>())
-      .def_rw("out", &granular::python::RunRequest::out)
-      .def_rw("threads", &granular::python::RunRequest::threads)
-      .def_rw("backend", &granular::python::RunRequest::backend)
-      .def_rw("resume", &granular::python::RunRequest::resume)
-      .def_rw("force", &granular::python::RunRequest::force)
-      .def_rw("checkpoint_interval", &granular::python::RunRequest::checkpoint_interval)
-      .def_rw("progress", &granular::python::RunRequest::progress);
-  m.def("run_case", &granular::python::run_case, nb::arg("case"), nb::arg("request"));
+      .def_rw("threads", &RunRequest::threads)
+      .def_rw("backend", &RunRequest::backend)
+      .def_rw("resume", &RunRequest::resume)
+      .def_rw("force", &RunRequest::force)
+      .def_prop_rw(
+          "checkpoint_interval", [](const RunRequest& r) { return r.control.checkpoint_interval; },
+          [](RunRequest& r, double seconds) { r.control.checkpoint_interval = seconds; });
+  m.def("run_case", &granular::python::run_case, nb::arg("case"), nb::arg("out"),
+        nb::arg("request"), nb::arg("progress").none());
 
   granular::python::bind_ensemble(m);
 }

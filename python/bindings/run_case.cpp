@@ -17,7 +17,8 @@ namespace granular::python {
 
 using io::CaseError;
 
-std::string run_case(const cases::LoadedCase& lc, const RunRequest& request) {
+std::string run_case(const cases::LoadedCase& lc, const std::string& out,
+                     const cases::RunRequest& request, const nb::object& progress_callback) {
   // the module's own checks; the rest is the CLI's sequence (cases::run_into_folder)
   if (request.resume && request.force)
     throw CaseError("", "force", "starts afresh, resume continues: choose one");
@@ -32,8 +33,8 @@ std::string run_case(const cases::LoadedCase& lc, const RunRequest& request) {
   std::unique_ptr<std::ostream> progress;
   // the numbers of the periodic line the run writes next (RunContext::on_progress)
   std::optional<cases::ProgressReport> numbers;
-  if (!request.progress.is_none()) {
-    const nb::object callback = request.progress;
+  if (!progress_callback.is_none()) {
+    const nb::object callback = progress_callback;
     progress_buffer = std::make_unique<LineBuffer>([callback, &pending,
                                                     &numbers](const std::string& line) {
       nb::gil_scoped_acquire gil;
@@ -57,20 +58,15 @@ std::string run_case(const cases::LoadedCase& lc, const RunRequest& request) {
   }
 
   cases::FolderRun r;
-  r.out = request.out;
-  r.backend = request.backend;
-  r.threads = request.threads;
-  r.resume = request.resume;
-  r.force = request.force;
-  r.checkpoint_interval = request.checkpoint_interval;
+  r.out = out;
+  r.request = request;
   r.report = &report;
   r.progress = progress.get();
   if (progress) r.on_progress = [&numbers](const cases::ProgressReport& p) { numbers = p; };
-  r.out_option = "out";
   r.resume_hint = "run again with resume=True";
   // Python's own SIGINT handler sets a flag; PyErr_CheckSignals runs the handler, which raises
   // KeyboardInterrupt, on the main thread (the run asks `stop` from the thread that called it)
-  r.stop = [&pending]() {
+  r.request.control.stop = [&pending]() {
     nb::gil_scoped_acquire gil;
     if (pending) return true;
     if (PyErr_CheckSignals() != 0) pending.emplace();  // fetches the raised exception

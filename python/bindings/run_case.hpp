@@ -11,20 +11,12 @@
 
 namespace granular::python {
 
-struct RunRequest {
-  std::string out;  // the output folder (created when missing)
-  int threads = 0;  // <= 0: the OpenMP default
-  std::string backend = "cpu";
-  bool resume = false;
-  bool force = false;
-  double checkpoint_interval = 600.0;            // [s] of wall time; 0: none
-  nanobind::object progress = nanobind::none();  // or a callable taking one line (str)
-};
-
-// Runs `lc` as `granular run` does and returns the Γ table it printed (the report). Bad input
-// raises granular.CaseError before anything is created; an interrupt (Ctrl-C: a Python signal
-// handler raising) stops a stoppable run with a checkpoint, then the handler's exception
-// (KeyboardInterrupt) propagates.
-std::string run_case(const cases::LoadedCase& lc, const RunRequest& request);
+// Runs `lc` into folder `out` as `granular run` does, with `request` (what granular.run's
+// arguments ask) and `progress` (None, or a callable taking a line and its numbers), and
+// returns the Γ table it printed (the report). Bad input raises granular.CaseError before
+// anything is created; an interrupt (Ctrl-C: a Python signal handler raising) stops a
+// stoppable run with a checkpoint, then the handler's exception (KeyboardInterrupt) propagates.
+std::string run_case(const cases::LoadedCase& lc, const std::string& out,
+                     const cases::RunRequest& request, const nanobind::object& progress);
 
 }  // namespace granular::python

@@ -65,26 +65,25 @@ def run(case: Case, out: Optional[PathLike] = None, threads: Optional[int] = Non
     request.resume = resume
     request.force = force
     request.checkpoint_interval = float(checkpoint_interval)
-    if progress is not None:
-        request.progress = _progress_lines(progress)
+    lines = None if progress is None else _progress_lines(progress)
     temporary = out is None
     if temporary:
         if resume:
             raise _case_error("", "resume", "needs the folder of the interrupted run (out=...)")
         out = tempfile.mkdtemp(prefix="granular-")
-    request.out = os.fspath(out)
+    out = os.fspath(out)
     try:
-        report = _core.run_case(case._loaded, request)
-        result = read(request.out, report)
+        report = _core.run_case(case._loaded, out, request, lines)
+        result = read(out, report)
     except KeyboardInterrupt:
-        checkpoint = os.path.join(request.out, "checkpoint.bin")
+        checkpoint = os.path.join(out, "checkpoint.bin")
         if not temporary and os.path.exists(checkpoint):
             raise KeyboardInterrupt(f"run interrupted; checkpoint in {checkpoint}: run again "
                                     "with resume=True to continue") from None
         raise
     finally:
         if temporary:
-            shutil.rmtree(request.out, ignore_errors=True)
+            shutil.rmtree(out, ignore_errors=True)
     if temporary:
         result.out = None
     return result

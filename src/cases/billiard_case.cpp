@@ -61,20 +61,15 @@ BilliardBoundary read_boundary(const JsonObject& o) {
   return b;
 }
 
-struct BilliardCase final : Case {
+struct BilliardCase final : WholeRunCase {
   billiard::Params model;
   billiard::Options options;
   BilliardInitial initial;
   double frequency = 0.0;  // [Hz]
 
   void describe(Description& d) const override;
-  RunEnd run(const RunContext& ctx) const override {
-    std::ostream quiet(nullptr);
-    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
-    return RunEnd::complete;
-  }
   void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
-                 std::ostream& progress) const;
+                 std::ostream& progress) const override;
 };
 
 void BilliardCase::describe(Description& d) const {

@@ -64,8 +64,8 @@ std::vector<io::TableSpec> collision_tables() { return {collision_table()}; }
 void run_collision_case(const md::CollisionCase& c, const RunContext& ctx) {
   const nlohmann::json& case_echo = ctx.case_echo;
   const std::filesystem::path& out_dir = ctx.out_dir;
-  std::ostream quiet(nullptr);
-  std::ostream& progress = ctx.progress ? *ctx.progress : quiet;
+  const OrQuiet progress_or_quiet(ctx.progress);
+  std::ostream& progress = *progress_or_quiet;
   std::vector<md::CollisionSample> trace;
   const md::CollisionResult r = md::run_collision(c, &trace);
 

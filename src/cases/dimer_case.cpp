@@ -134,7 +134,7 @@ struct SweepPoint {
   double frequency;
 };
 
-class DimerCase : public Case {
+class DimerCase : public WholeRunCase {
  public:
   DimerCase(dimer::Params p, double gamma, double frequency, double h0, double theta0,
             dimer::Options o, std::vector<double> sweep_ar, std::vector<double> sweep_f,
@@ -226,14 +226,8 @@ class DimerCase : public Case {
     }
   }
 
-  RunEnd run(const RunContext& ctx) const override {
-    std::ostream quiet(nullptr);
-    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
-    return RunEnd::complete;
-  }
-
   void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
-                 std::ostream& progress) const {
+                 std::ostream& progress) const override {
     if (!sweep_ar_.empty()) {
       run_sweep(case_echo, out_dir, progress);
       return;

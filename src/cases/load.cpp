@@ -3,6 +3,7 @@
 
 #include "granular/cases/case.hpp"
 #include "granular/cases/scan.hpp"
+#include "granular/md/backend.hpp"
 
 namespace granular::cases {
 
@@ -96,13 +97,22 @@ bool related(const std::string& a, const std::string& b) {
 }  // namespace
 
 void Case::check_run(const RunContext& ctx) const {
-  if (ctx.resume) throw CaseError("", "--resume", "only packing_ensemble runs write checkpoints");
-  if (ctx.backend != "cpu")
-    throw CaseError("", "--backend " + ctx.backend,
+  if (ctx.request.resume)
+    throw CaseError("", "--resume", "only packing_ensemble runs write checkpoints");
+  if (ctx.request.backend != "cpu")
+    throw CaseError("", "--backend " + ctx.request.backend,
                     "only packing_ensemble runs offer a backend choice; this model runs on the "
                     "CPU");
-  if (ctx.packings)
+  if (ctx.request.packings)
     throw CaseError("", "--packings", "only packing_ensemble runs split into shards");
+}
+
+void check_backend(const RunRequest& request) {
+  if (request.backend != "cpu" && request.backend != "cuda")
+    throw CaseError("", "--backend", "expected cpu or cuda, got " + io::quoted(request.backend));
+  if (request.backend == "cuda" && !md::cuda_device_available())
+    throw CaseError("", "--backend cuda",
+                    "no CUDA device is available: " + md::cuda_unavailable_reason());
 }
 
 void Case::estimate(const RunContext&, Description& d) const {

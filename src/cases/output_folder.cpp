@@ -113,8 +113,15 @@ bool is_run_output(const std::string& name) {
   return false;
 }
 
+void check_folder_path(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw CaseError("", "--out " + io::excerpt(dir.string()), "exists and is not a directory");
+}
+
 void check_output_folder(const fs::path& dir, const nlohmann::json& case_echo,
                          const std::optional<PackingRange>& shard, bool resume, bool force) {
+  check_folder_path(dir);
   std::error_code ec;
   if (resume || force || !fs::is_directory(dir, ec)) return;
   std::string outputs, other, rank;  // the first of each found

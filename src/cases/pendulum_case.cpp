@@ -50,7 +50,7 @@ using io::Bound;
 using io::format_number;
 using io::JsonObject;
 
-class PendulumCase : public Case {
+class PendulumCase : public WholeRunCase {
  public:
   PendulumCase(pendulum::Params p, State y0, pendulum::Options o)
       : p_(p), y0_(std::move(y0)), o_(std::move(o)) {}
@@ -101,14 +101,8 @@ class PendulumCase : public Case {
         << " s -> plastic impact, persistent contact\n";
   }
 
-  RunEnd run(const RunContext& ctx) const override {
-    std::ostream quiet(nullptr);
-    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
-    return RunEnd::complete;
-  }
-
   void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
-                 std::ostream& progress) const {
+                 std::ostream& progress) const override {
     pendulum::Options o = o_;
     report_progress(o.driver, &progress, "pendulum");
     const pendulum::Result r = run_pendulum(p_, y0_, o);

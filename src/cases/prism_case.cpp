@@ -119,7 +119,7 @@ std::string rolling_csv(const prism::Result& r, double b, const Gauges& gauges) 
   return out.str();
 }
 
-class PrismCase : public Case {
+class PrismCase : public WholeRunCase {
  public:
   PrismCase(prism::Params p, prism::Options o, Gauges gauges) : p_(p), o_(o), gauges_(gauges) {}
 
@@ -169,14 +169,8 @@ class PrismCase : public Case {
         << " impacts\n";
   }
 
-  RunEnd run(const RunContext& ctx) const override {
-    std::ostream quiet(nullptr);
-    write_run(ctx.case_echo, ctx.out_dir, ctx.progress ? *ctx.progress : quiet);
-    return RunEnd::complete;
-  }
-
   void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
-                 std::ostream& progress) const {
+                 std::ostream& progress) const override {
     prism::Options o = o_;
     report_progress(o.driver, &progress, "prism");
     const prism::Result r = run_prism(p_, o);

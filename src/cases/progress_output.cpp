@@ -62,4 +62,20 @@ void RunLog::finish(const std::string& how) {
   file_ << how << " " << io::provenance()["date"].get<std::string>() << "\n" << std::flush;
 }
 
+FolderLog::FolderLog(const std::filesystem::path& out_dir, bool resume, std::ostream* shown,
+                     bool is_tty, const std::string& where)
+    : log_(out_dir, resume, where), buffer_(shown, is_tty, &log_.stream()), progress_(&buffer_) {}
+
+void FolderLog::finish(const std::string& how) {
+  progress_ << std::flush;
+  log_.finish(how);
+}
+
+void FolderLog::stopped(const std::string& message, const std::string& how) {
+  progress_ << std::flush;
+  buffer_.end_line();
+  log_.stream() << message << "\n";
+  log_.finish(how);
+}
+
 }  // namespace granular::cases

@@ -17,34 +17,22 @@ namespace granular::cases {
 namespace fs = std::filesystem;
 
 RunContext folder_context(const LoadedCase& lc, const FolderRun& r) {
-  RunContext ctx;
-  ctx.out_dir = r.out;
-  ctx.case_echo = lc.echo;
-  ctx.backend = r.backend;
-  ctx.threads = r.threads;
-  ctx.resume = r.resume;
-  ctx.packings = r.packings;
-  ctx.checkpoint_interval = r.checkpoint_interval;
-  ctx.report = r.report;
-  ctx.progress = r.progress;
-  ctx.on_progress = r.on_progress;
-  // a run that can stop stops within a slice with a checkpoint, so days of work survive
-  if (lc.spec->stoppable()) ctx.stop = r.stop;
+  RunContext ctx{r.out, lc.echo, r.request, r.report, r.progress, r.on_progress};
+  // a run that can stop stops within a slice with a checkpoint, so days of work survive; the
+  // others are never asked
+  if (!lc.spec->stoppable()) ctx.request.control.stop = nullptr;
   return ctx;
 }
 
 void check_folder(const LoadedCase& lc, const FolderRun& r) {
-  std::error_code ec;
-  if (fs::exists(r.out, ec) && !fs::is_directory(r.out, ec))
-    throw io::CaseError("", r.out_option + " " + io::excerpt(r.out.string()),
-                        "exists and is not a directory");
+  check_folder_path(r.out);  // first: the case's checks may look into the folder
   lc.spec->check_run(folder_context(lc, r));
   // a folder that holds another run's files is found now, not after hours of computing
-  check_output_folder(r.out, lc.echo, r.packings, r.resume, r.force);
+  check_output_folder(r.out, lc.echo, r.request.packings, r.request.resume, r.request.force);
 }
 
 void prepare_folder(const FolderRun& r) {
-  if (r.force) {
+  if (r.request.force) {
     const std::vector<std::string> kept = clear_output_folder(r.out);
     if (!kept.empty() && r.on_kept) r.on_kept(kept);
   }
@@ -71,39 +59,30 @@ FolderRunEnd run_into_folder(const LoadedCase& lc, const FolderRun& r) {
   prepare_folder(r);
 
   // the progress to the caller and to run.log, which a resumed run continues
-  RunLog log(r.out, r.resume);
-  ProgressOutput progress_buffer(r.progress, r.terminal, &log.stream());
-  std::ostream progress(&progress_buffer);
+  FolderLog log(r.out, r.request.resume, r.progress, r.terminal);
   RunContext ctx = folder_context(lc, r);
-  ctx.progress = &progress;
-  for (const std::string& n : lc.notes) progress << "note: " << n << "\n";
+  ctx.progress = &log.progress();
+  for (const std::string& n : lc.notes) log.progress() << "note: " << n << "\n";
 
-  const auto finish = [&](const std::string& how) {
-    progress << std::flush;
-    log.finish(how);
-  };
   FolderRunEnd end;
   try {
     end.end = lc.spec->run(ctx);
   } catch (const io::FileError& failed) {
     // a full or vanished disk: what was checkpointed before is still there to resume
-    finish(std::string("failed (") + failed.what() + ")");
+    log.finish(std::string("failed (") + failed.what() + ")");
     throw std::runtime_error(
         failed_run_message(r, failed.what(), "make room, then " + r.resume_hint));
   } catch (const std::exception& failed) {
-    finish(std::string("failed (") + failed.what() + ")");
+    log.finish(std::string("failed (") + failed.what() + ")");
     throw;
   }
   if (end.end == RunEnd::interrupted) {
     end.message = "run interrupted; checkpoint in " + checkpoint_path(r.out).string() + ": " +
                   r.resume_hint + " to continue";
-    progress << std::flush;
-    progress_buffer.end_line();
-    log.stream() << end.message << "\n";
-    finish(r.stopped_how);
+    log.stopped(end.message, r.stopped_how);
     return end;
   }
-  finish("finished, outputs in " + r.out.string() + ",");
+  log.finish("finished, outputs in " + r.out.string() + ",");
   return end;
 }
 

@@ -38,8 +38,8 @@ class ScanCase : public Case {
   }
 
   void check_run(const RunContext& ctx) const override {
-    if (ctx.resume) throw CaseError("", "--resume", "a scan runs its points afresh");
-    if (ctx.packings) throw CaseError("", "--packings", "a scan runs whole cases");
+    if (ctx.request.resume) throw CaseError("", "--resume", "a scan runs its points afresh");
+    if (ctx.request.packings) throw CaseError("", "--packings", "a scan runs whole cases");
     points_.front().loaded.spec->check_run(ctx);
   }
 

@@ -128,25 +128,22 @@ class SupportedDiskCase : public Case {
 
   // A fresh run on the CPU or, where there is one, the CUDA device (the same stages).
   void check_run(const RunContext& ctx) const override {
-    if (ctx.resume)
+    if (ctx.request.resume)
       throw CaseError("", "--resume", "a supported-disk system's run writes no checkpoint");
-    if (ctx.packings)
+    if (ctx.request.packings)
       throw CaseError("", "--packings", "only packing_ensemble runs split into shards");
-    if (ctx.backend != "cpu" && ctx.backend != "cuda")
-      throw CaseError("", "--backend", "expected cpu or cuda, got " + io::quoted(ctx.backend));
-    if (ctx.backend == "cuda" && !md::cuda_device_available())
-      throw CaseError("", "--backend cuda",
-                      "no CUDA device is available: " + md::cuda_unavailable_reason());
+    check_backend(ctx.request);
   }
 
   RunEnd run(const RunContext& ctx) const override {
     md::EnsembleState s = state_;
     io::TableText series(table_);
     md::SupportedDiskRunOptions o;
-    const std::unique_ptr<md::Backend> backend =
-        ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(ctx.threads);
+    const std::unique_ptr<md::Backend> backend = ctx.request.backend == "cuda"
+                                                     ? md::make_cuda_backend()
+                                                     : md::make_cpu_backend(ctx.request.threads);
     o.backend = backend.get();
-    o.stop = ctx.stop;
+    o.stop = ctx.request.control.stop;
     o.on_sample = [&](int, const md::SupportedDiskSample& x) {
       series.num(x.t).num(x.theta).num(x.omega).num(x.applied_torque);
       for (const md::SupportContact& c : x.contacts) {

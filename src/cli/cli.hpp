@@ -29,12 +29,8 @@ struct Options {
   std::string case_path;
   std::vector<std::string> shards;  // merge: the shards' folders
   std::string out;                  // empty: out/<case file stem>
-  int threads = 0;                  // 0: OpenMP default
-  std::string backend = "cpu";
-  bool resume = false;  // continue from DIR/checkpoint.bin
-  bool force = false;   // clear granular's files from DIR first
-  std::optional<cases::PackingRange> packings;
-  double checkpoint_interval = 600.0;  // [s] of wall time; 0: no checkpoints
+  // --backend, --threads, --resume, --force, --packings, --checkpoint-interval
+  cases::RunRequest request;
   std::vector<std::string> sets;
   bool quiet = false;  // run: no progress or notes on stderr
 };
@@ -65,9 +61,9 @@ std::filesystem::path run_folder(const Options& o);
 void catch_stop_signals(std::initializer_list<int> signals = {SIGINT, SIGTERM});
 bool stop_requested();
 
-// What the command line asks of a run into folder `out` of the packings `packings` (a shard,
-// or all): backend, threads, --resume, --force (the files it keeps noted on stderr),
-// --checkpoint-interval. The caller adds where the report, progress and stop requests go.
+// The command line's request (o.request) as a run into folder `out` of the packings `packings`
+// (a shard, or all), --force's kept files noted on stderr. The caller adds where the report,
+// progress and stop requests go.
 cases::FolderRun folder_run(const Options& o, const std::filesystem::path& out,
                             const std::optional<cases::PackingRange>& packings);
 

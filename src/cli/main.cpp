@@ -223,22 +223,22 @@ Options parse_options(const std::vector<std::string>& args) {
       if (value.empty()) throw UsageError{"--out: missing value"};
       o.out = value;
     } else if (run && a == "--resume") {
-      o.resume = true;
+      o.request.resume = true;
     } else if (run && a == "--quiet") {
       o.quiet = true;
     } else if ((run || merge) && a == "--force") {
-      o.force = true;
+      o.request.force = true;
     } else if (run && take("--packings", value)) {
-      o.packings = parse_packings(value);
+      o.request.packings = parse_packings(value);
     } else if (run && take("--checkpoint-interval", value)) {
-      o.checkpoint_interval = parse_seconds(value);
+      o.request.control.checkpoint_interval = parse_seconds(value);
     } else if ((run || validate) && take("--threads", value)) {
-      o.threads = parse_threads(value);
+      o.request.threads = parse_threads(value);
     } else if ((run || validate) && take("--backend", value)) {
       if (value != "cpu" && value != "cuda") {
         throw UsageError{"--backend: expected cpu or cuda, got " + granular::io::quoted(value)};
       }
-      o.backend = value;
+      o.request.backend = value;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError{"unknown option " + granular::io::quoted(a) + " for " + o.command +
                        granular::io::did_you_mean(a, granular::cli::command_options(o.command))};
@@ -257,7 +257,7 @@ Options parse_options(const std::vector<std::string>& args) {
     return o;
   }
   if (o.case_path.empty()) throw UsageError{o.command + ": missing CASE.json"};
-  if (o.resume && o.force)
+  if (o.request.resume && o.request.force)
     throw UsageError{"--force: starts afresh, --resume continues: choose one"};
   return o;
 }
@@ -271,8 +271,7 @@ int validate(const Options& o) {
   lc.spec->describe(description);
   granular::cases::RunContext ctx;
   ctx.case_echo = lc.echo;
-  ctx.backend = o.backend;
-  ctx.threads = o.threads;
+  ctx.request = o.request;
   lc.spec->check_run(ctx);
   lc.spec->estimate(ctx, estimate);
   return kSuccess;
@@ -281,13 +280,10 @@ int validate(const Options& o) {
 int merge(const Options& o) {
   const fs::path out(o.out);
   const std::vector<fs::path> shards(o.shards.begin(), o.shards.end());
-  std::error_code ec;
-  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-    throw CaseError("", "--out " + granular::io::excerpt(out.string()),
-                    "exists and is not a directory");
+  granular::cases::check_folder_path(out);
   granular::cases::merge_packing_shards(out, shards, std::cout, [&](const nlohmann::json& echo) {
-    granular::cases::check_run_folder(out, echo, std::nullopt, false, o.force);
-    if (o.force) granular::cli::force_clear(out);
+    granular::cases::check_run_folder(out, echo, std::nullopt, false, o.request.force);
+    if (o.request.force) granular::cli::force_clear(out);
   });
   std::cout << "outputs in " << out.string() << "\n";
   return kSuccess;
@@ -296,14 +292,14 @@ int merge(const Options& o) {
 int run(const Options& o) {
   const LoadedCase lc = granular::cases::load_case(o.case_path, o.sets);
   granular::cases::FolderRun r =
-      granular::cli::folder_run(o, granular::cli::run_folder(o), o.packings);
+      granular::cli::folder_run(o, granular::cli::run_folder(o), o.request.packings);
   r.report = &std::cout;
   r.progress = o.quiet ? nullptr : &std::cerr;
   r.terminal = isatty(2) == 1;
   r.stopped_how = "stopped, exit " + std::to_string(kStopped) + ",";
   // a run that can stop stops within a slice with a checkpoint, so days of work survive
   if (lc.spec->stoppable()) {
-    r.stop = granular::cli::stop_requested;
+    r.request.control.stop = granular::cli::stop_requested;
     granular::cli::catch_stop_signals();
   }
   const granular::cases::FolderRunEnd end = granular::cases::run_into_folder(lc, r);
@@ -367,12 +363,8 @@ granular::cases::FolderRun folder_run(
     const std::optional<granular::cases::PackingRange>& packings) {
   granular::cases::FolderRun r;
   r.out = out;
-  r.backend = o.backend;
-  r.threads = o.threads;
-  r.resume = o.resume;
-  r.force = o.force;
-  r.packings = packings;
-  r.checkpoint_interval = o.checkpoint_interval;
+  r.request = o.request;
+  r.request.packings = packings;
   r.on_kept = [out](const std::vector<std::string>& kept) { note_kept(out, kept); };
   return r;
 }

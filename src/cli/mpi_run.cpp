@@ -19,11 +19,13 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "granular/cases/output_folder.hpp"
 #include "granular/cases/packing_ensemble.hpp"
 #include "granular/cases/progress_output.hpp"
+#include "granular/cases/rank_shards.hpp"
 #include "granular/cases/run_into_folder.hpp"
 #include "granular/io/file.hpp"
 #include "granular/io/provenance.hpp"
@@ -33,7 +35,9 @@ namespace granular::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using cases::PackingRange;
+using cases::incoming_folder;
+using cases::rank_folder;
+using cases::RankShard;
 using io::CaseError;
 
 enum Tag : int { kStop = 1, kMessage, kFileName, kFileData, kFileFailed, kFilesEnd };
@@ -45,20 +49,6 @@ struct Ranks {
   int rank = 0;
   int size = 1;
 };
-
-// Rank k's packings: packings_per_gamma split as evenly as can be, the first ranks taking one
-// more, so rank 0 has packings whenever there are any (its shard then needs no transfer).
-PackingRange slice_of(int per_gamma, const Ranks& m) {
-  const auto first = [&](int k) {
-    return k * (per_gamma / m.size) + std::min(k, per_gamma % m.size);
-  };
-  return {first(m.rank), first(m.rank + 1)};
-}
-
-fs::path rank_folder(const fs::path& out, int k) { return out / (".rank-" + std::to_string(k)); }
-fs::path incoming_folder(const fs::path& out, int k) {
-  return out / (".incoming-" + std::to_string(k));
-}
 
 // Rank 0's text on every rank.
 std::string broadcast(std::string text) {
@@ -216,167 +206,208 @@ void remove_folder(const fs::path& dir) {
   fs::remove(dir, ec);
 }
 
-// A shard of the job: the folder DIR/.rank-<index>/ and its packings, run by rank `owner`.
-struct Shard {
-  int index = 0;
-  PackingRange packings;
-  int owner = 0;
-};
-
-// A fresh run's shards: rank k runs slice k in .rank-k/ (ranks without packings none).
-std::vector<Shard> fresh_shards(int per_gamma, const Ranks& m) {
-  std::vector<Shard> shards;
-  for (int k = 0; k < m.size; ++k) {
-    const PackingRange s = slice_of(per_gamma, Ranks{k, m.size});
-    if (s.last > s.first) shards.push_back({k, s, k});
-  }
-  return shards;
-}
-
-// The shards of the run being resumed, as folders DIR/.rank-<j>/ on this rank's node: a
-// JSON list of [j, first, last]. A folder with neither this case's checkpoint nor its
-// finished shard is an error.
-nlohmann::json seen_shards(const fs::path& out, const nlohmann::json& echo) {
-  nlohmann::json seen = nlohmann::json::array();
-  std::error_code ec;
-  if (!fs::is_directory(out, ec)) return seen;
-  for (const fs::directory_entry& e : fs::directory_iterator(out, ec)) {
-    const std::string name = e.path().filename().string();
-    if (!cases::is_rank_folder(name)) continue;
-    int index = -1;
-    try {
-      index = std::stoi(name.substr(6));
-    } catch (const std::exception&) {  // more digits than an int holds: not granular's
-    }
-    const std::optional<PackingRange> held = cases::held_shard(e.path(), echo);
-    if (index < 0 || !held)
-      throw CaseError("", "--resume",
-                      e.path().string() +
-                          " holds neither this case's checkpoint nor its finished shard: "
-                          "--force starts afresh");
-    seen.push_back({index, held->first, held->last});
-  }
-  return seen;
-}
-
-// Rank 0: the shards of a resumed run from what every rank sees (seen[k]: rank k's
-// seen_shards). A folder goes to the rank of its number when that rank sees it (each rank its
-// own folder when the rank count is the run's), otherwise to the least loaded rank that sees
-// it, so that another rank count resumes where the ranks share DIR's file system. The shards
-// must cover every packing once. No folders at all: a fresh run's shards.
-std::vector<Shard> resumed_shards(const std::vector<nlohmann::json>& seen, int per_gamma,
-                                  const Ranks& m, const fs::path& out) {
-  std::vector<Shard> shards;
-  std::vector<std::vector<int>> seers;  // per shard, the ranks that see its folder
-  for (int k = 0; k < m.size; ++k)
-    for (const nlohmann::json& f : seen[static_cast<std::size_t>(k)]) {
-      const Shard s{f[0].get<int>(), {f[1].get<int>(), f[2].get<int>()}, -1};
-      const auto same = std::find_if(shards.begin(), shards.end(),
-                                     [&](const Shard& t) { return t.index == s.index; });
-      if (same == shards.end()) {
-        shards.push_back(s);
-        seers.push_back({k});
-      } else if (same->packings.first != s.packings.first ||
-                 same->packings.last != s.packings.last) {
-        throw CaseError(
-            "", "--resume",
-            rank_folder(out, s.index).string() + " holds different packings on different nodes");
-      } else {
-        seers[static_cast<std::size_t>(same - shards.begin())].push_back(k);
-      }
-    }
-  if (shards.empty()) return fresh_shards(per_gamma, m);
-
-  std::vector<std::size_t> order(shards.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return shards[a].packings.first < shards[b].packings.first;
-  });
-  int next = 0;
-  for (const std::size_t i : order) {
-    const PackingRange& p = shards[i].packings;
-    if (p.first != next || p.last > per_gamma)
-      throw CaseError("", "--resume",
-                      out.string() + "/.rank-<k>/ folders hold packings " +
-                          std::to_string(p.first) + ":" + std::to_string(p.last) + " after " +
-                          std::to_string(next) +
-                          ": a rank's folder is missing (on a node this job does not "
-                          "reach?), or overlaps another");
-    next = p.last;
-  }
-  if (next != per_gamma)
-    throw CaseError("", "--resume",
-                    out.string() + "/.rank-<k>/ folders lack packings " + std::to_string(next) +
-                        ":" + std::to_string(per_gamma) +
-                        ": a rank's folder is missing (on a node this job does not reach?)");
-
-  std::vector<int> load(static_cast<std::size_t>(m.size), 0);
-  const auto take = [&](Shard& s, int k) {
-    s.owner = k;
-    load[static_cast<std::size_t>(k)] += s.packings.last - s.packings.first;
-  };
-  for (std::size_t i = 0; i < shards.size(); ++i) {
-    const std::vector<int>& k = seers[i];
-    if (std::find(k.begin(), k.end(), shards[i].index) != k.end()) take(shards[i], shards[i].index);
-  }
-  for (std::size_t i = 0; i < shards.size(); ++i) {
-    if (shards[i].owner >= 0) continue;
-    int best = seers[i].front();
-    for (const int k : seers[i])
-      if (load[static_cast<std::size_t>(k)] < load[static_cast<std::size_t>(best)]) best = k;
-    take(shards[i], best);
-  }
-  std::sort(shards.begin(), shards.end(),
-            [](const Shard& a, const Shard& b) { return a.index < b.index; });
-  return shards;
-}
-
-// Rank 0's plan on every rank: [[index, first, last, owner], ...].
-std::vector<Shard> broadcast_shards(const std::vector<Shard>& mine) {
-  nlohmann::json plan = nlohmann::json::array();
-  for (const Shard& s : mine) plan.push_back({s.index, s.packings.first, s.packings.last, s.owner});
-  std::vector<Shard> shards;
-  for (const nlohmann::json& s : nlohmann::json::parse(broadcast(plan.dump())))
-    shards.push_back({s[0].get<int>(), {s[1].get<int>(), s[2].get<int>()}, s[3].get<int>()});
-  return shards;
-}
-
 // The job's shards on every rank, or why resuming is refused (rank 0's one line; an empty
 // string on the other ranks).
 struct Plan {
-  std::vector<Shard> shards;
+  std::vector<RankShard> shards;
   std::optional<std::string> refused;
 };
 
-// A fresh run's shards, or on resume those its folders hold, which every rank reports to rank 0.
+// A fresh job's shards, or on resume those its folders hold, which every rank reports to rank 0
+// (cases/rank_shards.hpp decides; this carries).
 Plan plan_shards(const fs::path& out, const nlohmann::json& echo, int per_gamma, bool resume,
                  const Ranks& m) {
   Plan plan;
   std::optional<std::string> error;
-  nlohmann::json seen = nlohmann::json::array();
+  std::vector<RankShard> seen;
   try {
-    if (resume) seen = seen_shards(out, echo);
+    if (resume) seen = cases::seen_rank_shards(out, echo);
   } catch (const CaseError& e) {
     error = e.what();
   }
   if ((plan.refused = first_error(error, m))) return plan;
-  std::vector<Shard> shards;
+  std::vector<RankShard> shards;
   if (m.rank == 0) {
-    std::vector<nlohmann::json> all{seen};
+    std::vector<std::vector<RankShard>> all{seen};
     for (int k = 1; k < m.size; ++k)
-      all.push_back(nlohmann::json::parse(receive_text(k, kMessage)));
+      all.push_back(cases::rank_shards_from_json(nlohmann::json::parse(receive_text(k, kMessage))));
     try {
-      shards = resume ? resumed_shards(all, per_gamma, m, out) : fresh_shards(per_gamma, m);
+      shards = resume ? cases::resumed_rank_shards(all, per_gamma, m.size, out)
+                      : cases::fresh_rank_shards(per_gamma, m.size);
     } catch (const CaseError& e) {
       error = e.what();
     }
   } else {
-    send_text(seen.dump(), 0, kMessage);
+    send_text(cases::rank_shards_json(seen).dump(), 0, kMessage);
   }
   if ((plan.refused = first_error(error, m))) return plan;
-  plan.shards = broadcast_shards(shards);
+  plan.shards = cases::rank_shards_from_json(
+      nlohmann::json::parse(broadcast(cases::rank_shards_json(shards).dump())));
   return plan;
 }
+
+// The case on every rank: read on rank 0 alone (the ranks' nodes need not have the file) and
+// sent to all; or why it cannot run (rank 0's one line, an empty string elsewhere).
+struct RankCase {
+  std::optional<cases::LoadedCase> lc;
+  std::vector<std::string> notes;  // rank 0's
+  std::optional<std::string> refused;
+};
+
+RankCase load_on_rank0(const Options& o, const Ranks& m) {
+  RankCase c;
+  std::optional<std::string> error;
+  std::string echo_text;
+  if (m.rank == 0) {
+    try {
+      const cases::LoadedCase lc = cases::load_case(o.case_path, o.sets);
+      echo_text = lc.echo.dump();
+      c.notes = lc.notes;
+    } catch (const CaseError& e) {
+      error = e.what();
+    }
+  }
+  if ((c.refused = first_error(error, m))) return c;
+  c.lc = cases::load_case_json(nlohmann::json::parse(broadcast(echo_text)), o.case_path);
+  return c;
+}
+
+// One rank's part of the job: its shards, each run into its folder through the steps of the one
+// run sequence (cases/run_into_folder.hpp), the ranks agreeing after each step.
+class RankJob {
+ public:
+  RankJob(const Options& o, const Ranks& m, const cases::LoadedCase& lc, const fs::path& out,
+          std::vector<RankShard> shards)
+      : o_(o), m_(m), lc_(lc), out_(out), shards_(std::move(shards)) {
+    for (const RankShard& s : shards_)
+      if (s.owner == m.rank) mine_.push_back(s);
+  }
+
+  // Every rank checks its part before anything is written: rank 0 the output folder, each rank
+  // its shards' folders (on resume: their checkpoints, or their finished outputs). Then --force
+  // clears the output folder on rank 0 (and its rank folders), then each rank its own. The
+  // first error of any rank, on every rank.
+  std::optional<std::string> check_and_prepare() {
+    std::optional<std::string> error;
+    const bool resume = o_.request.resume;
+    try {
+      if (m_.rank == 0)
+        cases::check_output_folder(out_, lc_.echo, std::nullopt, resume, o_.request.force);
+      for (const RankShard& s : mine_) {
+        finished_.push_back(
+            resume && cases::holds_finished_run(rank_folder(out_, s.index), lc_.echo, s.packings));
+        if (!finished_.back()) cases::check_folder(lc_, shard_run(s));
+      }
+    } catch (const CaseError& e) {
+      error = e.what();
+    }
+    if (const std::optional<std::string> bad = first_error(error, m_)) return bad;
+    try {
+      if (m_.rank == 0 && o_.request.force) force_clear(out_);
+    } catch (const io::FileError& e) {
+      error = e.what();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    try {
+      if (m_.rank == 0) io::check_writable_folder(out_);
+      for (const RankShard& s : mine_) cases::prepare_folder(shard_run(s));
+    } catch (const io::FileError& e) {
+      error = e.what();
+    }
+    return first_error(error, m_);
+  }
+
+  // Each rank its shards, one after the other; a stop anywhere stops all, each unfinished shard
+  // keeping its checkpoint. The job's outcome, the worst of its ranks'.
+  int run_shards(std::ostream& progress) {
+    StopRelay relay(m_);
+    // mpirun passes SIGUSR1 on to every rank at once; its SIGINT and SIGTERM come a second
+    // late, as SIGTERM, and a second before SIGKILL (docs/mpi.md)
+    catch_stop_signals({SIGINT, SIGTERM, SIGUSR1});
+    int outcome = kComplete;
+    for (std::size_t i = 0; i < mine_.size() && outcome == kComplete; ++i) {
+      if (finished_[i]) continue;
+      cases::FolderRun r = shard_run(mine_[i]);
+      r.progress = &progress;
+      r.request.control.stop = [&] { return relay.poll(stop_requested()); };
+      try {
+        if (lc_.spec->run(cases::folder_context(lc_, r)) == cases::RunEnd::interrupted)
+          outcome = kInterrupted;
+      } catch (const std::exception& e) {
+        std::cerr << "granular: run failed on rank " << m_.rank << ": "
+                  << io::one_line(cases::failed_run_message(r, e.what(), r.resume_hint)) << "\n";
+        relay.poll(true);
+        outcome = kFailed;
+      }
+    }
+    relay.finish();
+    int worst = outcome;
+    MPI_Allreduce(&outcome, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
+  }
+
+  // The shards to rank 0 in the order of their folders, each owner sending its own, then the
+  // merge into the output folder and the rank folders removed; false on every rank when the
+  // merge failed (rank 0 says why).
+  bool merge() {
+    int merged = 0;
+    if (m_.rank == 0) {
+      merged = receive_and_merge() ? 1 : 0;
+    } else {
+      for (const RankShard& s : mine_) send_shard(rank_folder(out_, s.index));
+    }
+    MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!merged) return false;
+    for (const RankShard& s : mine_) remove_folder(rank_folder(out_, s.index));
+    std::error_code ec;
+    if (m_.rank != 0) fs::remove(out_, ec);  // made for the rank's folders alone: empty now
+    return true;
+  }
+
+ private:
+  cases::FolderRun shard_run(const RankShard& s) {
+    cases::FolderRun r = folder_run(o_, rank_folder(out_, s.index), s.packings);
+    r.report = &nowhere_;
+    return r;
+  }
+
+  // Rank 0: every shard received (its own read in place), then merged.
+  bool receive_and_merge() {
+    std::vector<fs::path> shard_dirs;
+    std::string failed;
+    for (const RankShard& s : shards_) {
+      if (s.owner == 0) {
+        shard_dirs.push_back(rank_folder(out_, s.index));
+        continue;
+      }
+      shard_dirs.push_back(incoming_folder(out_, s.index));
+      const std::string e = receive_shard(s.owner, shard_dirs.back());
+      if (failed.empty()) failed = e;
+    }
+    try {
+      if (failed.empty()) cases::merge_packing_shards(out_, shard_dirs, std::cout, {});
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+    if (!failed.empty()) {
+      std::cerr << "granular: run failed: merging the ranks' shards: " << io::one_line(failed)
+                << "; the shards stay in " << out_.string()
+                << "/.rank-<k>/ on each rank's node (granular merge joins them)\n";
+      return false;
+    }
+    for (const RankShard& s : shards_) remove_folder(incoming_folder(out_, s.index));
+    return true;
+  }
+
+  const Options& o_;
+  Ranks m_;
+  const cases::LoadedCase& lc_;
+  fs::path out_;
+  std::vector<RankShard> shards_;  // the job's
+  std::vector<RankShard> mine_;    // this rank's
+  std::vector<bool> finished_;     // per shard of mine_: resumed after it finished
+  std::ostream nowhere_{nullptr};
+};
 
 int run_ranks(const Options& o, const Ranks& m) {
   const auto refuse = [&](const std::string& message) {
@@ -386,165 +417,47 @@ int run_ranks(const Options& o, const Ranks& m) {
   if (o.command != "run")
     return refuse("granular: " + o.command +
                   ": only `granular run` splits over MPI ranks: " + o.command + " without mpirun");
-  if (o.packings)
+  if (o.request.packings)
     return refuse(
         "--packings: mpirun splits the packings over the ranks itself: run a shard without "
         "mpirun");
-
-  // the case is read on rank 0 alone (the ranks' nodes need not have the file) and sent to all
-  std::optional<std::string> error;
-  std::string echo_text;
-  std::vector<std::string> notes;
-  if (m.rank == 0) {
-    try {
-      const cases::LoadedCase lc = cases::load_case(o.case_path, o.sets);
-      echo_text = lc.echo.dump();
-      notes = lc.notes;
-    } catch (const CaseError& e) {
-      error = e.what();
-    }
-  }
-  if (const std::optional<std::string> bad = first_error(error, m)) return refuse(*bad);
-  const nlohmann::json echo = nlohmann::json::parse(broadcast(echo_text));
-  const cases::LoadedCase lc = cases::load_case_json(echo, o.case_path);
-  const auto* ensemble = dynamic_cast<const cases::PackingEnsemble*>(lc.spec.get());
+  const RankCase c = load_on_rank0(o, m);
+  if (c.refused) return refuse(*c.refused);
+  const auto* ensemble = dynamic_cast<const cases::PackingEnsemble*>(c.lc->spec.get());
   if (ensemble == nullptr || ensemble->event_driven())
     return refuse("mpirun: only packing_ensemble runs by MD split over MPI ranks: run " +
                   o.case_path + " without mpirun");
 
   // the shards: each rank's slice, or on resume the folders of the stopped run (docs/mpi.md)
   const fs::path out = run_folder(o);
-  const Plan plan = plan_shards(out, echo, ensemble->ensemble().packings_per_gamma, o.resume, m);
+  const Plan plan =
+      plan_shards(out, c.lc->echo, ensemble->ensemble().packings_per_gamma, o.request.resume, m);
   if (plan.refused) return refuse(*plan.refused);
-  std::vector<Shard> mine;
-  for (const Shard& s : plan.shards)
-    if (s.owner == m.rank) mine.push_back(s);
+  RankJob job(o, m, *c.lc, out, plan.shards);
+  if (const std::optional<std::string> bad = job.check_and_prepare()) return refuse(*bad);
 
-  // each shard's folder runs through the steps of the one run sequence
-  // (cases/run_into_folder.hpp), the ranks agreeing after each step
-  std::ostream nowhere(nullptr);
-  const auto shard_run = [&](const Shard& s) {
-    cases::FolderRun r = folder_run(o, rank_folder(out, s.index), s.packings);
-    r.report = &nowhere;
-    return r;
-  };
-  // every rank checks its part before anything is written: rank 0 the output folder, each
-  // rank its shards' folders (on resume: their checkpoints, or their finished outputs)
-  std::vector<bool> finished;  // resuming a shard that finished before the interrupt
-  try {
-    std::error_code ec;
-    if (m.rank == 0 && fs::exists(out, ec) && !fs::is_directory(out, ec))
-      throw CaseError("", "--out " + io::excerpt(out.string()), "exists and is not a directory");
-    if (m.rank == 0) cases::check_output_folder(out, echo, std::nullopt, o.resume, o.force);
-    for (const Shard& s : mine) {
-      finished.push_back(o.resume &&
-                         cases::holds_finished_run(rank_folder(out, s.index), echo, s.packings));
-      if (!finished.back()) cases::check_folder(lc, shard_run(s));
-    }
-  } catch (const CaseError& e) {
-    error = e.what();
-  }
-  if (const std::optional<std::string> bad = first_error(error, m)) return refuse(*bad);
-
-  // --force clears the output folder on rank 0 (and its rank folders), then each rank its own
-  try {
-    if (m.rank == 0 && o.force) force_clear(out);
-  } catch (const io::FileError& e) {
-    error = e.what();
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  try {
-    if (m.rank == 0) io::check_writable_folder(out);
-    for (const Shard& s : mine) cases::prepare_folder(shard_run(s));
-  } catch (const io::FileError& e) {
-    error = e.what();
-  }
-  if (const std::optional<std::string> bad = first_error(error, m)) return refuse(*bad);
   // rank 0's progress to stderr (unless --quiet) and to run.log, as a run without mpirun
-  std::optional<cases::RunLog> log;
-  if (m.rank == 0) log.emplace(out, o.resume, " on " + std::to_string(m.size) + " MPI ranks");
-  cases::ProgressOutput progress_buffer(m.rank == 0 && !o.quiet ? &std::cerr : nullptr,
-                                        isatty(2) == 1, log ? &log->stream() : nullptr);
-  std::ostream progress(&progress_buffer);
+  std::optional<cases::FolderLog> log;
   if (m.rank == 0)
-    for (const std::string& n : notes) progress << "note: " << n << "\n";
+    log.emplace(out, o.request.resume, o.quiet ? nullptr : &std::cerr, isatty(2) == 1,
+                " on " + std::to_string(m.size) + " MPI ranks");
+  std::ostream nowhere(nullptr);
+  std::ostream& progress = log ? log->progress() : nowhere;
+  for (const std::string& n : c.notes) progress << "note: " << n << "\n";
 
-  // each rank its shards, one after the other; a stop anywhere stops all, each unfinished
-  // shard keeping its checkpoint
-  StopRelay relay(m);
-  // mpirun passes SIGUSR1 on to every rank at once; its SIGINT and SIGTERM come a second late,
-  // as SIGTERM, and a second before SIGKILL (docs/mpi.md)
-  catch_stop_signals({SIGINT, SIGTERM, SIGUSR1});
-  int outcome = kComplete;
-  for (std::size_t i = 0; i < mine.size() && outcome == kComplete; ++i) {
-    if (finished[i]) continue;
-    cases::FolderRun r = shard_run(mine[i]);
-    r.progress = m.rank == 0 ? &progress : &nowhere;
-    r.stop = [&] { return relay.poll(stop_requested()); };
-    try {
-      if (lc.spec->run(cases::folder_context(lc, r)) == cases::RunEnd::interrupted)
-        outcome = kInterrupted;
-    } catch (const std::exception& e) {
-      std::cerr << "granular: run failed on rank " << m.rank << ": "
-                << io::one_line(cases::failed_run_message(r, e.what(), r.resume_hint)) << "\n";
-      relay.poll(true);
-      outcome = kFailed;
-    }
-  }
-  relay.finish();
-  int worst = outcome;
-  MPI_Allreduce(&outcome, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  progress << std::flush;
-  progress_buffer.end_line();
-  if (worst == kInterrupted && m.rank == 0) {
+  const int worst = job.run_shards(progress);
+  if (worst == kInterrupted && log) {
     const std::string stopped =
         "granular: run interrupted; checkpoints in " + out.string() +
         "/.rank-<k>/ on each rank's node: repeat the command with --resume to continue "
         "(with another number of ranks where the ranks share the folder)";
     std::cerr << stopped << "\n";  // even with --quiet: how the run ended
-    log->stream() << stopped << "\n";
-    log->finish("stopped, exit " + std::to_string(kStopped) + ",");
+    log->stopped(stopped, "stopped, exit " + std::to_string(kStopped) + ",");
   }
   if (worst == kInterrupted) return kStopped;
   if (worst != kComplete) return kRunFailure;
-
-  // the shards to rank 0 in the order of their folders, each owner sending its own, then the
-  // merge
-  int merged = 0;
-  if (m.rank == 0) {
-    std::vector<fs::path> shard_dirs;
-    std::string failed;
-    for (const Shard& s : plan.shards) {
-      if (s.owner == 0) {
-        shard_dirs.push_back(rank_folder(out, s.index));
-        continue;
-      }
-      shard_dirs.push_back(incoming_folder(out, s.index));
-      const std::string e = receive_shard(s.owner, shard_dirs.back());
-      if (failed.empty()) failed = e;
-    }
-    try {
-      if (failed.empty()) cases::merge_packing_shards(out, shard_dirs, std::cout, {});
-    } catch (const std::exception& e) {
-      failed = e.what();
-    }
-    if (failed.empty()) {
-      merged = 1;
-      for (const Shard& s : plan.shards) remove_folder(incoming_folder(out, s.index));
-    } else {
-      std::cerr << "granular: run failed: merging the ranks' shards: " << io::one_line(failed)
-                << "; the shards stay in " << out.string()
-                << "/.rank-<k>/ on each rank's node (granular merge joins them)\n";
-    }
-  } else {
-    for (const Shard& s : mine) send_shard(rank_folder(out, s.index));
-  }
-  MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!merged) return kRunFailure;
-  for (const Shard& s : mine) remove_folder(rank_folder(out, s.index));
-  std::error_code ec;
-  if (m.rank != 0) fs::remove(out, ec);  // made for the rank's folders alone: empty now
-  if (m.rank == 0) {
+  if (!job.merge()) return kRunFailure;
+  if (log) {
     std::cout << "outputs in " << out.string() << "\n";
     log->finish("finished, outputs in " + out.string() + ",");
   }

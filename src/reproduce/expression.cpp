@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 namespace granular::reproduce {
@@ -267,33 +268,28 @@ constexpr const char* kFunctions[] = {
     "sum",    "unique",      "median", "diff",     "mean",       "min",       "max",       "argmin",
     "argmax", "std",         "sem",    "bin"};
 
-Value call(const std::string& fn, const std::vector<Value>& a, const FileReader& files) {
-  const auto want = [&](std::size_t n) {
+// The arguments of a call of `fn`, checked as each function needs them.
+struct Call {
+  const std::string& fn;
+  const std::vector<Value>& a;
+  void want(std::size_t n) const {
     if (a.size() != n)
       throw ExpressionError(fn + "(): expected " + std::to_string(n) + " argument(s), got " +
                             std::to_string(a.size()));
-  };
-  const auto text = [&](std::size_t i) {
+  }
+  const std::string& text(std::size_t i) const {
     if (a[i].kind != Kind::text)
       throw ExpressionError(fn + "(): argument " + std::to_string(i + 1) + " must be a word");
     return a[i].text;
-  };
-  if (fn == "json" || fn == "col") {
-    want(2);
-    return fn == "json" ? files.json(text(0), text(1)) : files.column(text(0), text(1));
   }
-  // element by element
-  static const std::map<std::string, double (*)(double)> unary = {
-      {"abs", [](double x) { return std::fabs(x); }},
-      {"log", [](double x) { return std::log(x); }},
-      {"exp", [](double x) { return std::exp(x); }},
-      {"sqrt", [](double x) { return std::sqrt(x); }},
-      {"floor", [](double x) { return std::floor(x); }},
-      {"sign", [](double x) { return static_cast<double>((x > 0) - (x < 0)); }}};
-  if (const auto u = unary.find(fn); u != unary.end()) {
-    want(1);
-    return each(a[0], [&](const Value& e) { return Value::of(u->second(as_number(e, fn))); });
-  }
+};
+
+// Elements picked, looked up or counted: where, segment_max, len, all, any, count, first, last,
+// at, slice (nullopt: fn is none of them).
+std::optional<Value> select_elements(const Call& c) {
+  const std::string& fn = c.fn;
+  const std::vector<Value>& a = c.a;
+  const auto want = [&](std::size_t n) { c.want(n); };
   if (fn == "where") {
     want(2);
     const std::vector<Value>& v = items_of(a[0], fn);
@@ -363,6 +359,15 @@ Value call(const std::string& fn, const std::vector<Value>& a, const FileReader&
         std::vector<Value>(v.begin() + static_cast<std::ptrdiff_t>(i),
                            v.begin() + static_cast<std::ptrdiff_t>(std::max(i, j))));
   }
+  return std::nullopt;
+}
+
+// Fits, groups and tables: slope, slope_se, group_mean, group_min, group_max, bin, interp
+// (nullopt: fn is none of them).
+std::optional<Value> fit_or_group(const Call& c) {
+  const std::string& fn = c.fn;
+  const std::vector<Value>& a = c.a;
+  const auto want = [&](std::size_t n) { c.want(n); };
   if (fn == "slope" || fn == "slope_se") {
     want(2);
     const auto [b, se] = least_squares(numbers(a[0], fn), numbers(a[1], fn));
@@ -404,7 +409,15 @@ Value call(const std::string& fn, const std::vector<Value>& a, const FileReader&
     return each(a[0],
                 [&](const Value& e) { return Value::of(interpolate(as_number(e, fn), xs, ys)); });
   }
-  // reductions of an array of numbers
+  return std::nullopt;
+}
+
+// An array of numbers reduced: sum, unique, median, diff, mean, min, max, argmin, argmax, std,
+// sem.
+Value reduce(const Call& c) {
+  const std::string& fn = c.fn;
+  const std::vector<Value>& a = c.a;
+  const auto want = [&](std::size_t n) { c.want(n); };
   want(1);
   const std::vector<double> x = numbers(a[0], fn);
   const double n = static_cast<double>(x.size());
@@ -452,6 +465,29 @@ Value call(const std::string& fn, const std::vector<Value>& a, const FileReader&
     return Value::of(fn == "std" ? s : s / std::sqrt(n));
   }
   throw ExpressionError("unknown function " + fn + "()");
+}
+
+Value call(const std::string& fn, const std::vector<Value>& a, const FileReader& files) {
+  const Call c{fn, a};
+  if (fn == "json" || fn == "col") {
+    c.want(2);
+    return fn == "json" ? files.json(c.text(0), c.text(1)) : files.column(c.text(0), c.text(1));
+  }
+  // element by element
+  static const std::map<std::string, double (*)(double)> unary = {
+      {"abs", [](double x) { return std::fabs(x); }},
+      {"log", [](double x) { return std::log(x); }},
+      {"exp", [](double x) { return std::exp(x); }},
+      {"sqrt", [](double x) { return std::sqrt(x); }},
+      {"floor", [](double x) { return std::floor(x); }},
+      {"sign", [](double x) { return static_cast<double>((x > 0) - (x < 0)); }}};
+  if (const auto u = unary.find(fn); u != unary.end()) {
+    c.want(1);
+    return each(a[0], [&](const Value& e) { return Value::of(u->second(as_number(e, fn))); });
+  }
+  if (std::optional<Value> v = select_elements(c)) return *v;
+  if (std::optional<Value> v = fit_or_group(c)) return *v;
+  return reduce(c);
 }
 
 class Parser {

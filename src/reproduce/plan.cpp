@@ -191,14 +191,14 @@ RunsEnd run_missing(const Plan& plan, const fs::path& dir, const RunOptions& o) 
       }
       cases::FolderRun run;
       run.out = folder;
-      run.threads = o.threads;
+      run.request.threads = o.threads;
       std::error_code ec;
-      run.resume = fs::exists(folder / "checkpoint.bin", ec);
-      run.force = !run.resume;     // an unfinished run without a checkpoint starts afresh
+      run.request.resume = fs::exists(folder / "checkpoint.bin", ec);
+      run.request.force = !run.request.resume;  // no checkpoint: an unfinished run starts afresh
       if (lc.spec->stoppable()) {  // a long run: its progress lines (the short ones are quiet)
         run.progress = &progress;
         run.terminal = o.terminal;
-        run.stop = o.stop;
+        run.request.control.stop = o.stop;
       }
       if (cases::run_into_folder(lc, run).end != cases::RunEnd::complete) {
         end.stopped = true;

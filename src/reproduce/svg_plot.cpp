@@ -125,17 +125,14 @@ struct LegendEntry {
   std::string text;
 };
 
-}  // namespace
+// Point i's standard error in c, or NaN where it has none to draw.
+double error_of(const Series& c, std::size_t i) {
+  return i < c.y_err.size() && std::isfinite(c.y_err[i]) && c.y_err[i] > 0.0 ? c.y_err[i] : NAN;
+}
 
-std::string svg_plot(const Figure& f) {
-  std::vector<Series> curves = {{f.label, f.x, f.y, f.y_err}};
-  curves.insert(curves.end(), f.more.begin(), f.more.end());
-  const auto error_of = [](const Series& c, std::size_t i) {
-    return i < c.y_err.size() && std::isfinite(c.y_err[i]) && c.y_err[i] > 0.0 ? c.y_err[i] : NAN;
-  };
-
-  // the axes hold every point, its error bar (on a log axis down to a tenth of the point: a bar
-  // reaching zero runs to the frame), and the paper's points, band and value
+// The axes' ranges: every point, its error bar (on a log axis down to a tenth of the point: a
+// bar reaching zero runs to the frame), and the paper's points, band and value.
+std::array<Axis, 2> covering_axes(const Figure& f, const std::vector<Series>& curves) {
   std::vector<double> xs = f.ref_x, ys = f.ref_y;
   for (const Series& c : curves)
     for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
@@ -152,78 +149,87 @@ std::string svg_plot(const Figure& f) {
     if (line) xs.insert(xs.end(), {line->x_from, line->x_to});
   if (f.ref_band) ys.insert(ys.end(), {f.ref_band->low, f.ref_band->high});
   if (f.ref_hline) ys.push_back(*f.ref_hline);
-  Axis x = Axis::covering(xs, f.log_x);
-  Axis y = Axis::covering(ys, f.log_y);
+  return {Axis::covering(xs, f.log_x), Axis::covering(ys, f.log_y)};
+}
 
-  // top to bottom: the caption, the frame, the x ticks, the x label, the legend; left to right:
-  // the y label, the y ticks, the frame
-  const std::vector<std::string> caption = f.caption.empty()
-                                               ? std::vector<std::string>()
-                                               : wrap_text(f.caption, kWidth - 2 * kEdge, kFont);
+// Where the frame lies in the drawing: top to bottom the caption, the frame, the x ticks, the x
+// label, the legend; left to right the y label, the y ticks, the frame. The axes map data to
+// pixels.
+struct Frame {
+  Axis x, y;
+  std::vector<Tick> xt, yt;
+  std::vector<std::string> caption, y_lines;
+  double top = 0.0, bottom = 0.0, left = 0.0;
+};
+
+Frame place_frame(const Figure& f, const std::array<Axis, 2>& axes) {
+  Frame fr{axes[0], axes[1], {}, {}, {}, {}, 0.0, 0.0, 0.0};
+  if (!f.caption.empty()) fr.caption = wrap_text(f.caption, kWidth - 2 * kEdge, kFont);
   // the top tick's label reaches 6 px above the frame
-  const double top = caption.empty()
-                         ? kEdge + 8.0
-                         : kEdge + kAscent + (caption.size() - 1) * kPitch + kDescent + 9.0;
-  const double bottom = top + kPlotHeight;
-  y.a = bottom;
-  y.b = top;
-  const std::vector<Tick> yt = y_ticks(y);
+  fr.top = fr.caption.empty() ? kEdge + 8.0
+                              : kEdge + kAscent + (fr.caption.size() - 1) * kPitch + kDescent + 9.0;
+  fr.bottom = fr.top + kPlotHeight;
+  fr.y.a = fr.bottom;
+  fr.y.b = fr.top;
+  fr.yt = y_ticks(fr.y);
   const std::string y_title = f.y_label + (f.log_y ? (f.y_label.empty() ? "(log)" : " (log)") : "");
-  const std::vector<std::string> y_lines =
-      y_title.empty() ? std::vector<std::string>() : wrap_text(y_title, kPlotHeight, kFont);
+  if (!y_title.empty()) fr.y_lines = wrap_text(y_title, kPlotHeight, kFont);
   const double left_of_ticks =
-      kEdge + y_lines.size() * kPitch + 4.0 + widest(yt) + 3.0 + kTickLength;
+      kEdge + fr.y_lines.size() * kPitch + 4.0 + widest(fr.yt) + 3.0 + kTickLength;
   // the outermost x tick labels, centred on the frame's corners, stay inside the drawing
   double left = left_of_ticks, right = kMinRight;
-  std::vector<Tick> xt;
   for (int pass = 0; pass < 4; ++pass) {
-    x.a = left;
-    x.b = kWidth - right;
-    xt = x_ticks(x);
-    const double half = 0.5 * widest(xt) + kEdge;
+    fr.x.a = left;
+    fr.x.b = kWidth - right;
+    fr.xt = x_ticks(fr.x);
+    const double half = 0.5 * widest(fr.xt) + kEdge;
     const double l = std::max(left_of_ticks, half), r = std::max(kMinRight, half);
     if (l == left && r == right) break;
     left = l;
     right = r;
   }
-  x.a = left;
-  x.b = kWidth - right;
-  xt = x_ticks(x);
+  fr.x.a = left;
+  fr.x.b = kWidth - right;
+  fr.xt = x_ticks(fr.x);
+  fr.left = left;
+  return fr;
+}
 
-  std::ostringstream body;
+// The paper's band behind the frame, the frame with its ticks, the paper's value and line, and
+// the engine's fit.
+void draw_frame_and_lines(const Figure& f, const Frame& fr, std::ostream& body) {
+  const Axis &x = fr.x, &y = fr.y;
   if (f.ref_band) {
     // inside the frame; on a log axis an end at or below zero lies below it
     const auto pixel = [&](double v) {
-      return std::clamp(y.shows(v) ? y.at(v) : bottom, top, bottom);
+      return std::clamp(y.shows(v) ? y.at(v) : fr.bottom, fr.top, fr.bottom);
     };
     const double upper = std::min(pixel(f.ref_band->low), pixel(f.ref_band->high));
     const double lower = std::max(pixel(f.ref_band->low), pixel(f.ref_band->high));
     if (lower > upper)
-      body << "<rect class=\"ref-band\" x=\"" << px(left) << "\" y=\"" << px(upper) << "\" width=\""
-           << px(x.b - left) << "\" height=\"" << px(lower - upper) << "\" fill=\"" << kPaperColour
-           << "\" fill-opacity=\"0.15\"/>\n";
+      body << "<rect class=\"ref-band\" x=\"" << px(fr.left) << "\" y=\"" << px(upper)
+           << "\" width=\"" << px(x.b - fr.left) << "\" height=\"" << px(lower - upper)
+           << "\" fill=\"" << kPaperColour << "\" fill-opacity=\"0.15\"/>\n";
   }
-  body << "<rect x=\"" << px(left) << "\" y=\"" << px(top) << "\" width=\"" << px(x.b - left)
-       << "\" height=\"" << px(kPlotHeight) << "\" fill=\"none\" stroke=\"#444\"/>\n";
+  body << "<rect x=\"" << px(fr.left) << "\" y=\"" << px(fr.top) << "\" width=\""
+       << px(x.b - fr.left) << "\" height=\"" << px(kPlotHeight)
+       << "\" fill=\"none\" stroke=\"#444\"/>\n";
   std::string marks;
-  for (const Tick& t : xt) {
+  for (const Tick& t : fr.xt) {
     const double p = x.at(t.value);
-    marks += (marks.empty() ? "" : " ") + segment(p, bottom, p, bottom + kTickLength);
-    body << text_element(p, bottom + kTickLength + 14.0, "middle", t.label);
+    marks += (marks.empty() ? "" : " ") + segment(p, fr.bottom, p, fr.bottom + kTickLength);
+    body << text_element(p, fr.bottom + kTickLength + 14.0, "middle", t.label);
   }
-  for (const Tick& t : yt) {
+  for (const Tick& t : fr.yt) {
     const double p = y.at(t.value);
-    marks += (marks.empty() ? "" : " ") + segment(left - kTickLength, p, left, p);
-    body << text_element(left - kTickLength - 3.0, p + 3.5, "end", t.label);
+    marks += (marks.empty() ? "" : " ") + segment(fr.left - kTickLength, p, fr.left, p);
+    body << text_element(fr.left - kTickLength - 3.0, p + 3.5, "end", t.label);
   }
   if (!marks.empty()) body << "<path d=\"" << marks << "\" stroke=\"#444\"/>\n";
 
-  std::vector<LegendEntry> legend;
-  const bool log_log = f.log_x && f.log_y;
-  const std::string slope_word = log_log ? "exponent " : "slope ";
   if (f.ref_hline && y.shows(*f.ref_hline)) {
     const double p = y.at(*f.ref_hline);
-    body << "<path class=\"ref-hline\" d=\"" << segment(left, p, x.b, p) << "\" stroke=\""
+    body << "<path class=\"ref-hline\" d=\"" << segment(fr.left, p, x.b, p) << "\" stroke=\""
          << kPaperColour << "\" stroke-width=\"1.2\"/>\n";
   }
   if (f.ref_line)
@@ -235,9 +241,20 @@ std::string svg_plot(const Figure& f) {
       body << "<path class=\"fit\" d=\"" << segment((*seg)[0], (*seg)[1], (*seg)[2], (*seg)[3])
            << "\" stroke=\"" << kColours[0]
            << "\" stroke-width=\"1.5\" stroke-dasharray=\"6,3\"/>\n";
+}
 
-  // the engine's curves: bars of ±1 SE, then the points joined in order, each in its colour
-  bool any_bar = false;
+// What the data drew, for the legend.
+struct Drawn {
+  bool bar = false;        // some error bar
+  bool ref_point = false;  // some point of the paper's
+};
+
+// The engine's curves, each in its colour: bars of ±1 SE, then the points joined in order (a
+// legend entry for each labelled one); then the paper's points as crosses.
+Drawn draw_data(const Figure& f, const std::vector<Series>& curves, const Frame& fr,
+                std::ostream& body, std::vector<LegendEntry>& legend) {
+  const Axis &x = fr.x, &y = fr.y;
+  Drawn drawn;
   for (std::size_t k = 0; k < curves.size(); ++k) {
     const Series& c = curves[k];
     const char* colour = kColours[k % 5];
@@ -248,11 +265,11 @@ std::string svg_plot(const Figure& f) {
       // above the point: a smaller pixel; past the doubles' range, to the frame
       const double high = y.shows(c.y[i] + e) ? y.at(c.y[i] + e) : -INFINITY;
       const double low = y.shows(c.y[i] - e) ? y.at(c.y[i] - e) : INFINITY;
-      std::string d = segment(p, std::max(high, top), p, std::min(low, bottom));
-      if (high >= top) d += " " + segment(p - 2.5, high, p + 2.5, high);
-      if (low <= bottom) d += " " + segment(p - 2.5, low, p + 2.5, low);
+      std::string d = segment(p, std::max(high, fr.top), p, std::min(low, fr.bottom));
+      if (high >= fr.top) d += " " + segment(p - 2.5, high, p + 2.5, high);
+      if (low <= fr.bottom) d += " " + segment(p - 2.5, low, p + 2.5, low);
       body << "<path class=\"error-bar\" d=\"" << d << "\" stroke=\"" << colour << "\"/>\n";
-      any_bar = true;
+      drawn.bar = true;
     }
     std::string path;
     for (std::size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
@@ -273,18 +290,23 @@ std::string svg_plot(const Figure& f) {
                         },
                         c.label});
   }
-  // the paper's points as crosses
-  bool any_ref_point = false;
   for (std::size_t i = 0; i < f.ref_x.size() && i < f.ref_y.size(); ++i) {
     if (!x.shows(f.ref_x[i]) || !y.shows(f.ref_y[i])) continue;
     const double p = x.at(f.ref_x[i]), q = y.at(f.ref_y[i]);
     body << "<path class=\"ref-point\" d=\"" << segment(p - 3, q - 3, p + 3, q + 3) << " "
          << segment(p - 3, q + 3, p + 3, q - 3) << "\" stroke=\"" << kPaperColour
          << "\" stroke-width=\"1.5\"/>\n";
-    any_ref_point = true;
+    drawn.ref_point = true;
   }
+  return drawn;
+}
 
-  if (any_bar)
+// The legend's entries after the curves': the bars, the fit, and the paper's line, band, value
+// and points.
+void add_reference_legend(const Figure& f, const Drawn& drawn, std::vector<LegendEntry>& legend) {
+  const bool log_log = f.log_x && f.log_y;
+  const std::string slope_word = log_log ? "exponent " : "slope ";
+  if (drawn.bar)
     legend.push_back({[](double sx, double sy) {
                         return "<path d=\"" + segment(sx + 10, sy - 5, sx + 10, sy + 5) + " " +
                                segment(sx + 7.5, sy - 5, sx + 12.5, sy - 5) + " " +
@@ -318,24 +340,28 @@ std::string svg_plot(const Figure& f) {
                                                       " to " + short_number(f.ref_band->high)
                                                 : f.ref_band->label});
   if (f.ref_hline) legend.push_back({paper_line, "paper: " + short_number(*f.ref_hline)});
-  if (any_ref_point)
+  if (drawn.ref_point)
     legend.push_back({[](double sx, double sy) {
                         return "<path d=\"" + segment(sx + 7, sy - 3, sx + 13, sy + 3) + " " +
                                segment(sx + 7, sy + 3, sx + 13, sy - 3) + "\" stroke=\"" +
                                kPaperColour + "\" stroke-width=\"1.5\"/>";
                       },
                       "the paper's points"});
+}
 
-  // the texts around the frame, each line a pitch below the one before
-  for (std::size_t i = 0; i < caption.size(); ++i)
-    body << text_element(kEdge, kEdge + kAscent + i * kPitch, "start", caption[i],
+// The texts around the frame, each line a pitch below the one before: the caption, the y label,
+// the x label and the legend. Returns the drawing's height.
+double draw_texts(const Figure& f, const Frame& fr, const std::vector<LegendEntry>& legend,
+                  std::ostream& body) {
+  for (std::size_t i = 0; i < fr.caption.size(); ++i)
+    body << text_element(kEdge, kEdge + kAscent + i * kPitch, "start", fr.caption[i],
                          " class=\"caption\" fill=\"#222\"");
-  for (std::size_t i = 0; i < y_lines.size(); ++i)
+  for (std::size_t i = 0; i < fr.y_lines.size(); ++i)
     body << "<text transform=\"translate(" << px(kEdge + kAscent + i * kPitch) << ","
-         << px(top + 0.5 * kPlotHeight) << ") rotate(-90)\" text-anchor=\"middle\">"
-         << escape_xml(y_lines[i]) << "</text>\n";
-  double baseline = bottom + kTickLength + 14.0;
-  const double centre = 0.5 * (left + x.b);
+         << px(fr.top + 0.5 * kPlotHeight) << ") rotate(-90)\" text-anchor=\"middle\">"
+         << escape_xml(fr.y_lines[i]) << "</text>\n";
+  double baseline = fr.bottom + kTickLength + 14.0;
+  const double centre = 0.5 * (fr.left + fr.x.b);
   const std::string x_title = f.x_label + (f.log_x ? (f.x_label.empty() ? "(log)" : " (log)") : "");
   if (!x_title.empty()) {
     baseline += 2.0;
@@ -355,7 +381,21 @@ std::string svg_plot(const Figure& f) {
       body << text_element(text_x, baseline, "start", line, " class=\"legend\"");
     }
   }
-  const double height = std::ceil(baseline + kDescent + kEdge);
+  return std::ceil(baseline + kDescent + kEdge);
+}
+
+}  // namespace
+
+std::string svg_plot(const Figure& f) {
+  std::vector<Series> curves = {{f.label, f.x, f.y, f.y_err}};
+  curves.insert(curves.end(), f.more.begin(), f.more.end());
+  const Frame fr = place_frame(f, covering_axes(f, curves));
+  std::ostringstream body;
+  draw_frame_and_lines(f, fr, body);
+  std::vector<LegendEntry> legend;
+  const Drawn drawn = draw_data(f, curves, fr, body, legend);
+  add_reference_legend(f, drawn, legend);
+  const double height = draw_texts(f, fr, legend, body);
 
   std::ostringstream s;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(kWidth) << "\" height=\""

@@ -131,10 +131,10 @@ TEST_F(Shard, ResumedShardIsTheShardRunStraight) {
   std::ostringstream quiet;
   granular::cases::RunContext ctx =
       granular::test::run_context(dir_ / "resumed", lc.echo, 2, quiet);
-  ctx.packings = granular::cases::PackingRange{1, 3};
-  ctx.slice_steps = 700;
+  ctx.request.packings = granular::cases::PackingRange{1, 3};
+  ctx.request.control.slice_steps = 700;
   int slices = 0;
-  ctx.stop = [&] { return ++slices == 5; };
+  ctx.request.control.stop = [&] { return ++slices == 5; };
   fs::create_directories(ctx.out_dir);
   ASSERT_EQ(lc.spec->run(ctx), granular::cases::RunEnd::interrupted);
   ASSERT_TRUE(fs::exists(dir_ / "resumed" / "checkpoint.bin"));

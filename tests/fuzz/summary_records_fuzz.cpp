@@ -43,8 +43,8 @@ void make_shard(const std::string& name, int first, int last) {
       case_path, {"/snapshots={\"packings\": [0, 1], \"interval\": 0.05}"});
   granular::cases::FolderRun run;
   run.out = root / name;
-  run.threads = 1;
-  run.packings = granular::cases::PackingRange{first, last};
+  run.request.threads = 1;
+  run.request.packings = granular::cases::PackingRange{first, last};
   granular::cases::run_into_folder(lc, run);
 }
 

@@ -72,9 +72,9 @@ class CheckpointDamage : public testing::Test {
     // stopped inside the measurement, 3 steps into a chunk
     int taken = 0;
     EnsembleRunOptions stop;
-    stop.checkpoint_interval = 0.0;
-    stop.slice_steps = 50;
-    stop.stop = [&] { return ++taken >= 15; };
+    stop.control.checkpoint_interval = 0.0;
+    stop.control.slice_steps = 50;
+    stop.control.stop = [&] { return ++taken >= 15; };
     stop.on_checkpoint = [&](const RunPosition& pos, const EnsembleState& s,
                              const std::vector<RotationStats>& rotation) {
       std::vector<double> drive;

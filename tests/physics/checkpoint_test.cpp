@@ -106,9 +106,9 @@ void run_until(const EnsembleCase& c, int chunks, const fs::path& path,
   auto backend = make_cpu_backend(2);
   int taken = 0;
   EnsembleRunOptions options;
-  options.checkpoint_interval = 0.0;
-  options.slice_steps = 1000;  // a slice per chunk: stop is asked once per chunk
-  options.stop = [&] { return ++taken >= chunks; };
+  options.control.checkpoint_interval = 0.0;
+  options.control.slice_steps = 1000;  // a slice per chunk: stop is asked once per chunk
+  options.control.stop = [&] { return ++taken >= chunks; };
   options.on_checkpoint = [&](const RunPosition& pos, const EnsembleState& s,
                               const std::vector<RotationStats>& rotation) {
     write_checkpoint(path, {fingerprint, backend->name(), {}, pos, drive(c)}, s, rotation);
@@ -176,9 +176,9 @@ TEST(Checkpoint, ResumedFromInsideAChunkIsBitwiseIdentical) {
     Trace resumed;
     int taken = 0;
     EnsembleRunOptions stop;
-    stop.checkpoint_interval = 0.0;
-    stop.slice_steps = 7;
-    stop.stop = [&] { return ++taken >= slices; };
+    stop.control.checkpoint_interval = 0.0;
+    stop.control.slice_steps = 7;
+    stop.control.stop = [&] { return ++taken >= slices; };
     stop.on_checkpoint = [&](const RunPosition& pos, const EnsembleState& s,
                              const std::vector<RotationStats>& rotation) {
       write_checkpoint(path, {"tiny", backend->name(), {}, pos, drive(c)}, s, rotation);
@@ -214,8 +214,8 @@ TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   const fs::path dir = scratch("csv_resumed");
   cases::RunContext control = test::run_context(dir, echo, 2, progress);
   int taken = 0;
-  control.slice_steps = 1000;
-  control.stop = [&] { return ++taken >= 17; };
+  control.request.control.slice_steps = 1000;
+  control.request.control.stop = [&] { return ++taken >= 17; };
   EXPECT_EQ(cases::run_packing_ensemble(c, control), cases::RunEnd::interrupted);
   EXPECT_TRUE(fs::exists(cases::checkpoint_path(dir)));
   EXPECT_FALSE(fs::exists(dir / "summary.json"));
@@ -224,7 +224,7 @@ TEST(Checkpoint, RunEnsembleCaseResumesCsvFilesByteIdentical) {
   std::ofstream(dir / "energy.csv", std::ios::app) << "0.123,0,0.5,partial row\n";
   std::ofstream(dir / "angles.csv", std::ios::app) << "0.123,0.5,0,0,1.";
   cases::RunContext resume = test::run_context(dir, echo, 1, progress);
-  resume.resume = true;
+  resume.request.resume = true;
   ASSERT_EQ(cases::run_packing_ensemble(c, resume), cases::RunEnd::complete);
   EXPECT_NE(progress.str().find("resuming from"), std::string::npos);
 
@@ -256,8 +256,8 @@ TEST(Checkpoint, ACheckpointOfAnotherBackendResumes) {
   const fs::path dir = scratch("backend_resumed");
   cases::RunContext control = test::run_context(dir, echo, 2, progress);
   int taken = 0;
-  control.slice_steps = 1000;
-  control.stop = [&] { return ++taken >= 9; };
+  control.request.control.slice_steps = 1000;
+  control.request.control.stop = [&] { return ++taken >= 9; };
   ASSERT_EQ(cases::run_packing_ensemble(c, control), cases::RunEnd::interrupted);
   const fs::path path = cases::checkpoint_path(dir);
   const std::string fingerprint = cases::case_fingerprint(echo, std::nullopt);
@@ -267,7 +267,7 @@ TEST(Checkpoint, ACheckpointOfAnotherBackendResumes) {
   write_checkpoint(path, cp.header, cp.point.state, cp.point.rotation);
 
   cases::RunContext resume = test::run_context(dir, echo, 1, progress);
-  resume.resume = true;
+  resume.request.resume = true;
   ASSERT_EQ(cases::run_packing_ensemble(c, resume), cases::RunEnd::complete);
   EXPECT_NE(progress.str().find("made by the cuda backend, continued on cpu"), std::string::npos)
       << progress.str();
@@ -281,7 +281,7 @@ TEST(Checkpoint, FreshRunRemovesAnOldCheckpoint) {
   const fs::path dir = scratch("fresh");
   std::ostringstream progress;
   cases::RunContext control = test::run_context(dir, {{"seed", 1}}, 1, progress);
-  control.stop = [] { return true; };
+  control.request.control.stop = [] { return true; };
   EXPECT_EQ(cases::run_packing_ensemble(c, control), cases::RunEnd::interrupted);
   ASSERT_TRUE(fs::exists(cases::checkpoint_path(dir)));
   // a fresh run of another case ignores it, and it cannot be resumed against the new CSVs

@@ -148,7 +148,7 @@ TEST(EnsembleRun, ReadsTheStateOnlyAfterADownload) {
       for (const PackingEnergy& pe : e) energies[lazy].push_back(pe.total());
     };
     EnsembleRunOptions options;
-    options.slice_steps = 300;  // several slices per chunk of 1 000 steps
+    options.control.slice_steps = 300;  // several slices per chunk of 1 000 steps
     results[lazy] = run_ensemble(c, *backend, observer, options);
   }
   EXPECT_EQ(energies[1], energies[0]);

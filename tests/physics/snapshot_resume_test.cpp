@@ -79,8 +79,8 @@ TEST(SnapshotResume, ResumedRunWritesByteIdenticalSnapshots) {
     const fs::path dir = scratch("resumed_" + std::to_string(slices));
     cases::RunContext control = test::run_context(dir, echo, 2, progress);
     int taken = 0;
-    control.slice_steps = 700;
-    control.stop = [&] { return ++taken >= slices; };
+    control.request.control.slice_steps = 700;
+    control.request.control.stop = [&] { return ++taken >= slices; };
     ASSERT_EQ(cases::run_packing_ensemble(tiny_case(), control, plan()),
               cases::RunEnd::interrupted);
     // a session that died after its checkpoint had written more: a second session writes
@@ -88,10 +88,10 @@ TEST(SnapshotResume, ResumedRunWritesByteIdenticalSnapshots) {
     fs::copy_file(dir / "checkpoint.bin", dir / "first.bin");
     const auto gsd_bytes = fs::file_size(dir / "snapshots/packing_1.gsd");
     cases::RunContext more = test::run_context(dir, echo, 1, progress);
-    more.resume = true;
-    more.slice_steps = 700;
+    more.request.resume = true;
+    more.request.control.slice_steps = 700;
     taken = 0;
-    more.stop = [&] { return ++taken >= 9; };
+    more.request.control.stop = [&] { return ++taken >= 9; };
     ASSERT_EQ(cases::run_packing_ensemble(tiny_case(), more, plan()), cases::RunEnd::interrupted);
     EXPECT_GT(fs::file_size(dir / "snapshots/packing_1.gsd"), gsd_bytes) << "frames past it";
     fs::rename(dir / "first.bin", dir / "checkpoint.bin");
@@ -104,7 +104,7 @@ TEST(SnapshotResume, ResumedRunWritesByteIdenticalSnapshots) {
       std::ofstream(dir / "snapshots/packing_2.pvd", std::ios::trunc) << pvd;
     }
     cases::RunContext resume = test::run_context(dir, echo, 1, progress);
-    resume.resume = true;
+    resume.request.resume = true;
     ASSERT_EQ(cases::run_packing_ensemble(tiny_case(), resume, plan()), cases::RunEnd::complete);
     const std::map<std::string, std::string> got = snapshot_files(dir);
     ASSERT_EQ(got.size(), expected.size()) << slices;
@@ -119,12 +119,12 @@ TEST(SnapshotResume, CheckpointWithoutSnapshotSizesIsRefused) {
   std::ostringstream progress;
   const fs::path dir = scratch("no_sizes");
   cases::RunContext control = test::run_context(dir, echo, 1, progress);
-  control.stop = [] { return true; };
+  control.request.control.stop = [] { return true; };
   // stopped without snapshots, resumed with them: the checkpoint knows no snapshot file (the
   // GSD files are opened first)
   ASSERT_EQ(cases::run_packing_ensemble(tiny_case(), control), cases::RunEnd::interrupted);
   cases::RunContext resume = test::run_context(dir, echo, 1, progress);
-  resume.resume = true;
+  resume.request.resume = true;
   try {
     cases::run_packing_ensemble(tiny_case(), resume, plan());
     FAIL() << "resumed snapshots the checkpoint has no size of";
@@ -140,8 +140,8 @@ TEST(SnapshotResume, GsdFileChangedSinceTheCheckpointIsRefused) {
   const fs::path dir = scratch("gsd_changed");
   cases::RunContext control = test::run_context(dir, echo, 1, progress);
   int taken = 0;
-  control.slice_steps = 700;
-  control.stop = [&] { return ++taken >= 13; };
+  control.request.control.slice_steps = 700;
+  control.request.control.stop = [&] { return ++taken >= 13; };
   ASSERT_EQ(cases::run_packing_ensemble(tiny_case(), control, plan()), cases::RunEnd::interrupted);
   // the last frame's last θ changed (the file ends with it: the index has not moved yet)
   const fs::path gsd = dir / "snapshots/packing_2.gsd";
@@ -151,7 +151,7 @@ TEST(SnapshotResume, GsdFileChangedSinceTheCheckpointIsRefused) {
   std::ofstream(gsd, std::ios::binary | std::ios::trunc) << bytes;
   const std::string before = slurp(dir / "energy.csv");
   cases::RunContext resume = test::run_context(dir, echo, 1, progress);
-  resume.resume = true;
+  resume.request.resume = true;
   try {
     cases::run_packing_ensemble(tiny_case(), resume, plan());
     FAIL() << "resumed from a GSD file changed since its checkpoint";
@@ -171,8 +171,8 @@ TEST(SnapshotResume, FramesHoldTheStateBitForBit) {
   const fs::path dir = scratch("state");
   cases::RunContext control = test::run_context(dir, echo, 2, progress);
   int taken = 0;
-  control.slice_steps = 1000;
-  control.stop = [&] { return ++taken >= 7; };
+  control.request.control.slice_steps = 1000;
+  control.request.control.stop = [&] { return ++taken >= 7; };
   const md::EnsembleCase c = tiny_case();
   ASSERT_EQ(cases::run_packing_ensemble(c, control, plan()), cases::RunEnd::interrupted);
   const io::EnsembleCheckpoint cp =

@@ -16,7 +16,7 @@ inline cases::RunContext run_context(const std::filesystem::path& dir, nlohmann:
   cases::RunContext ctx;
   ctx.out_dir = dir;
   ctx.case_echo = std::move(echo);
-  ctx.threads = threads;
+  ctx.request.threads = threads;
   ctx.report = &out;
   ctx.progress = &out;
   return ctx;

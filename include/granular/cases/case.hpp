@@ -54,21 +54,43 @@ struct ProgressReport {
   double eta_s = NAN;      // wall time left at the pace so far [s]; NaN until it is known
 };
 
-// How a run runs: where its outputs go and what the command line asked for.
-// ... and, as md::RunControl, when a long run checkpoints and asks `stop` (true stops it with a
-// checkpoint): handed down to the run whole.
-struct RunContext : md::RunControl {
-  std::filesystem::path out_dir;         // exists and is writable (the CLI checked)
-  nlohmann::json case_echo;              // the case as run: overrides applied, defaults filled
+// What a caller asks of a run: the CLI's options, Python's granular.run and each MPI rank's shard
+// fill this one request, which reaches the case whole (RunContext::request) and the engine by
+// its `control` (md::EnsembleRunOptions::control).
+struct RunRequest {
   std::string backend = "cpu";           // "cpu" or "cuda" (models that offer a choice)
   int threads = 0;                       // CPU threads; <= 0: the OpenMP default
-  bool resume = false;                   // continue from the checkpoint in out_dir
+  bool resume = false;                   // continue from the checkpoint in the output folder
+  bool force = false;                    // clear granular's own files from the folder first
   std::optional<PackingRange> packings;  // a shard only (packing_ensemble)
-  std::ostream* report = nullptr;        // the results' table (the CLI: stdout)
-  std::ostream* progress = nullptr;      // progress lines (the CLI: stderr and run.log); a line
-                                         // that starts with '\r' is a periodic one, which a
-                                         // terminal shows in place of the last
+  md::RunControl control;                // when a long run checkpoints and asks to stop
+};
+
+// How a run runs: where its outputs go, what the caller asked and where its words go.
+struct RunContext {
+  std::filesystem::path out_dir;     // exists and is writable (the CLI checked)
+  nlohmann::json case_echo;          // the case as run: overrides applied, defaults filled
+  RunRequest request;                // the caller's request, as asked
+  std::ostream* report = nullptr;    // the results' table (the CLI: stdout)
+  std::ostream* progress = nullptr;  // progress lines (the CLI: stderr and run.log); a line
+                                     // that starts with '\r' is a periodic one, which a
+                                     // terminal shows in place of the last
   std::function<void(const ProgressReport&)> on_progress;  // called before each periodic line
+};
+
+// `to`, or where it is null (a RunContext without a report or progress stream: --quiet, a
+// test) a stream that discards what is written: `const OrQuiet progress(ctx.progress);`, then
+// `*progress << ...`.
+class OrQuiet {
+ public:
+  explicit OrQuiet(std::ostream* to) : to_(to != nullptr ? to : &quiet_) {}
+  OrQuiet(const OrQuiet&) = delete;
+  OrQuiet& operator=(const OrQuiet&) = delete;
+  std::ostream& operator*() const { return *to_; }
+
+ private:
+  std::ostream quiet_{nullptr};
+  std::ostream* to_;
 };
 
 // How a run ended: its outputs are complete, or it stopped early and can resume.
@@ -85,13 +107,31 @@ class Case {
   // whole CPU run.
   virtual void check_run(const RunContext& ctx) const;
   // What a run of ctx would cost: its work and, from a short calibration run that writes
-  // nothing, the wall time on ctx.threads and ctx.backend (granular validate), as describe
-  // writes. The default prints that the model has no estimate and records nothing.
+  // nothing, the wall time on ctx.request.threads and ctx.request.backend (granular validate), as
+  // describe writes. The default prints that the model has no estimate and records nothing.
   virtual void estimate(const RunContext& ctx, Description& d) const;
   // Runs the case and writes its outputs into ctx.out_dir, summary.json last and atomically.
   virtual RunEnd run(const RunContext& ctx) const = 0;
-  // True when a run asks ctx.stop and can stop with a checkpoint (interrupt handling).
+  // True when a run asks ctx.request.control.stop and can stop with a checkpoint (interrupt
+  // handling).
   virtual bool stoppable() const { return false; }
+};
+
+// The backends of a model that offers the choice: "cpu", or "cuda" where a device is available
+// (io::CaseError on --backend otherwise).
+void check_backend(const RunRequest& request);
+
+// A model whose run writes its outputs in one go and cannot stop (the host impact models):
+// run() is write_run into ctx's folder with ctx's progress stream (or a quiet one).
+class WholeRunCase : public Case {
+ public:
+  RunEnd run(const RunContext& ctx) const final {
+    write_run(ctx.case_echo, ctx.out_dir, *OrQuiet(ctx.progress));
+    return RunEnd::complete;
+  }
+  // The run's outputs into out_dir, summary.json (with case_echo) last.
+  virtual void write_run(const nlohmann::json& case_echo, const std::filesystem::path& out_dir,
+                         std::ostream& progress) const = 0;
 };
 
 // Validates a whole case whose "model" is this model's name and builds it. Bad input throws

@@ -38,7 +38,11 @@ bool holds_finished_run(const std::filesystem::path& dir, const nlohmann::json& 
 std::optional<PackingRange> held_shard(const std::filesystem::path& dir,
                                        const nlohmann::json& case_echo);
 
-// Refuses (io::CaseError on "--out DIR") a folder that holds anything unless `force`: another
+// Refuses (io::CaseError on "--out DIR") a path that exists and is not a folder.
+void check_folder_path(const std::filesystem::path& dir);
+
+// Refuses (io::CaseError on "--out DIR") a path that is not a folder (check_folder_path) and a
+// folder that holds anything unless `force`: another
 // case's or shard's outputs, this case's finished outputs, an unfinished run (its checkpoint:
 // --resume continues it), an unfinished run over MPI (its .rank-<k>/ folders), partial outputs, or
 // files granular did not write. With `resume` the folder is the checkpoint's and the case checks it

@@ -99,17 +99,17 @@ void write_ensemble_results(const md::EnsembleCase& c, const md::EnsembleResult&
                             const RunContext& ctx, const nlohmann::json& method_keys,
                             const std::vector<nlohmann::json>& packing_keys);
 
-// Runs the ensemble in ctx (backend "cpu" with ctx.threads, or "cuda") and writes its outputs
-// into ctx.out_dir: the Γ table to *ctx.report, progress lines to *ctx.progress. Keeps
-// checkpoint.bin during the run (every ctx.checkpoint_interval and when ctx.stop asks) and
-// removes it once summary.json is written. Returns interrupted when ctx.stop ended the run
-// (the checkpoint can be resumed with ctx.resume); throws std::runtime_error naming the file
-// when resuming fails, io::FileError when writing fails.
-// Writes the snapshots of `snapshots` too (none by default).
+// Runs the ensemble in ctx (backend "cpu" with ctx.request.threads, or "cuda") and writes its
+// outputs into ctx.out_dir: the Γ table to *ctx.report, progress lines to *ctx.progress. Keeps
+// checkpoint.bin during the run (every ctx.request.control.checkpoint_interval and when
+// ctx.request.control.stop asks) and removes it once summary.json is written. Returns interrupted
+// when ctx.request.control.stop ended the run (the checkpoint can be resumed with
+// ctx.request.resume); throws std::runtime_error naming the file when resuming fails, io::FileError
+// when writing fails. Writes the snapshots of `snapshots` too (none by default).
 RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
                             const SnapshotPlan& snapshots = {});
 
-// The same by the event-driven method on ctx.threads CPU threads: energy.csv and angles.csv
+// The same by the event-driven method on ctx.request.threads CPU threads: energy.csv and angles.csv
 // (rows at the same times as an MD run's transient and measurement), disks.csv and summary.json
 // with the event counts of every packing. No checkpoint; the run is not stoppable.
 RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOptions& ed,

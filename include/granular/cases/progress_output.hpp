@@ -60,4 +60,25 @@ class RunLog {
   std::ofstream file_;
 };
 
+// A run's words in its output folder: run.log, and the progress stream that writes into it and
+// to `shown` (stderr, a Python callback's lines, or null), from the case's notes to the line that
+// says how the run ended: a run into a folder's (run_into_folder.hpp) and an MPI job's on rank 0.
+class FolderLog {
+ public:
+  // is_tty: `shown` is a terminal; where: as RunLog's
+  FolderLog(const std::filesystem::path& out_dir, bool resume, std::ostream* shown, bool is_tty,
+            const std::string& where = "");
+  std::ostream& progress() { return progress_; }
+  // the progress flushed, then run.log's last line (RunLog::finish)
+  void finish(const std::string& how);
+  // a stopped run: the progress flushed and its open line ended, `message` (where the
+  // checkpoint is, how to continue) on a line of run.log, then its last line
+  void stopped(const std::string& message, const std::string& how);
+
+ private:
+  RunLog log_;
+  ProgressOutput buffer_;
+  std::ostream progress_;
+};
+
 }  // namespace granular::cases

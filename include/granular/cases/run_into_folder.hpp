@@ -21,25 +21,17 @@
 
 namespace granular::cases {
 
-// What the caller asks of the run, and where its words go.
+// Where the run goes, what the caller asks of it, and where its words go.
 struct FolderRun {
   std::filesystem::path out;
-  std::string backend = "cpu";
-  int threads = 0;  // <= 0: the OpenMP default
-  bool resume = false;
-  bool force = false;                    // clear granular's own files from `out` first
-  std::optional<PackingRange> packings;  // a shard only (packing_ensemble)
-  double checkpoint_interval = md::default_checkpoint_interval;  // [s of wall time]; 0: none
-  std::ostream* report = nullptr;                                // the results' table
+  RunRequest request;                // request.force clears granular's own files from `out` first
+  std::ostream* report = nullptr;    // the results' table
   std::ostream* progress = nullptr;  // the progress besides run.log (null: run.log only)
   bool terminal = false;             // `progress` is a terminal: periodic lines in place
-  std::function<bool()> stop;        // asked by a stoppable model; true stops it
   std::function<void(const ProgressReport&)> on_progress;  // the periodic lines' numbers
   // told the files --force left because granular does not write them (before the first step)
   std::function<void(const std::vector<std::string>&)> on_kept;
-  // how the caller names things in messages: the folder's option ("--out", "out") and how a
-  // user continues a run ("repeat the command with --resume")
-  std::string out_option = "--out";
+  // how a user continues a run, in messages ("repeat the command with --resume")
   std::string resume_hint = "repeat the command with --resume";
   std::string stopped_how = "stopped,";  // run.log's last words for a stopped run
 };

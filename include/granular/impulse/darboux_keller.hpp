@@ -145,6 +145,89 @@ GRANULAR_HD inline double first_root(double a, double b, double c) {
   return best > 0.0 && best <= 1.0 ? best : 2.0;
 }
 
+// The normal impulses of one step of the primary contact j (its step h): the distributing law
+// (2.10); a secondary contact with Ẽ = 0 that approaches is the non-Lipschitz start of spec §3:
+// its impulse over the step is the exact solution of dP_i/dP_j = (−u_i P_i / Ẽ_j)^κ, i.e.
+// P_i^{1−κ} = (1−κ)(−u_i)^κ ∫ Ẽ_j^{−κ} dP_j, with Ẽ_j frozen over the step, or Ẽ_j = −u_j P_j when
+// both start together (ratio (u_i/u_j)^{κ/(1−κ)}).
+GRANULAR_HD inline void distribute_normal(const bool active[2], int j, const double energy[2],
+                                          const double un[2], double h, double kappa,
+                                          double dpn[2]) {
+  for (int i = 0; i < 2; ++i) {
+    dpn[i] = 0.0;
+    if (!active[i]) continue;
+    double rho = 1.0;
+    if (i != j) {
+      if (energy[i] > 0.0) {
+        rho = pow(energy[i] / energy[j], kappa);
+      } else if (energy[j] > 0.0) {
+        const double p_i = pow((1.0 - kappa) * pow(-un[i], kappa) * h * pow(energy[j], -kappa),
+                               1.0 / (1.0 - kappa));
+        rho = p_i / h;
+      } else {
+        rho = pow(un[i] / un[j], kappa / (1.0 - kappa));
+      }
+      if (rho > 1.0) rho = 1.0;
+    }
+    dpn[i] = rho * h;
+  }
+}
+
+// The first event within a step of velocity increments du (normal 0–1, tangential 2–3), as the
+// fraction lambda of the step: a slip reaching 0 (kind 1), the end of a compression (2), a
+// contact's stored energy spent (3); kind 0 and lambda 1 when none comes first.
+struct DkCut {
+  double lambda = 1.0;
+  int kind = 0;
+  int contact = -1;
+};
+
+GRANULAR_HD inline DkCut first_event(const DkParams& p, const DkInput& in, const bool active[2],
+                                     const int mode[2], const double un[2], const double ut[2],
+                                     const double du[4], const double dpn[2],
+                                     const double energy[2]) {
+  DkCut cut;
+  const auto take = [&](double l, int kind, int i) {
+    if (l < cut.lambda) {
+      cut.lambda = l;
+      cut.kind = kind;
+      cut.contact = i;
+    }
+  };
+  for (int i = 0; i < 2; ++i) {
+    if (!in.in_set[i]) continue;
+    if (mode[i] != 0 && ut[i] != 0.0 && ut[i] * (ut[i] + du[2 + i]) <= 0.0)
+      take(ut[i] / (ut[i] - (ut[i] + du[2 + i])), 1, i);
+    if (un[i] < 0.0 && un[i] + du[i] > 0.0) take(-un[i] / du[i], 2, i);
+    if (active[i] && un[i] >= 0.0 && dpn[i] > 0.0 && p.e[i] > 0.0) {
+      const double e2 = p.e[i] * p.e[i];
+      take(first_root(-dpn[i] * du[i] / (2.0 * e2), -dpn[i] * un[i] / e2, energy[i]), 3, i);
+    }
+  }
+  return cut;
+}
+
+// The energy each active contact stores after a fraction lambda of the step: its work over the
+// step is exact (u_n linear, dP_n constant); an expanding contact releases it divided by e².
+GRANULAR_HD inline void store_work(const DkParams& p, const bool active[2], const double un[2],
+                                   const double du[4], const double dpn[2], double lambda,
+                                   double energy[2], double energy_max[2]) {
+  for (int i = 0; i < 2; ++i) {
+    if (!active[i]) continue;
+    const double u_mid = un[i] + 0.5 * lambda * du[i];
+    const double work = lambda * dpn[i] * u_mid;
+    if (u_mid < 0.0 || (un[i] < 0.0)) {
+      energy[i] -= work;
+    } else if (p.e[i] > 0.0) {
+      energy[i] -= work / (p.e[i] * p.e[i]);
+    } else {
+      energy[i] = 0.0;
+    }
+    if (energy[i] < 0.0) energy[i] = 0.0;
+    if (energy[i] > energy_max[i]) energy_max[i] = energy[i];
+  }
+}
+
 }  // namespace dk_detail
 
 // Integrates one impact. Contacts not in the set get no impulse. Returns the total impulses
@@ -192,29 +275,9 @@ GRANULAR_HD inline DkResult darboux_keller_impact(const DkParams& p, const DkInp
     if (j < 0) break;
     if (r.first_primary < 0) r.first_primary = j;
 
-    // distributing law (2.10); a secondary contact with Ẽ = 0 that approaches is the
-    // non-Lipschitz start of spec §3: its impulse over the step is the exact solution of
-    // dP_i/dP_j = (−u_i P_i / Ẽ_j)^κ, i.e. P_i^{1−κ} = (1−κ)(−u_i)^κ ∫ Ẽ_j^{−κ} dP_j, with Ẽ_j
-    // frozen over the step, or Ẽ_j = −u_j P_j when both start together (ratio (u_i/u_j)^{κ/(1−κ)})
-    double dpn[2] = {0.0, 0.0};
-    for (int i = 0; i < 2; ++i) {
-      if (!active[i]) continue;
-      double rho = 1.0;
-      if (i != j) {
-        if (energy[i] > 0.0) {
-          rho = pow(energy[i] / energy[j], kappa);
-        } else if (energy[j] > 0.0) {
-          const double p_i =
-              pow((1.0 - kappa) * pow(-un[i], kappa) * h * pow(energy[j], -kappa),
-                  1.0 / (1.0 - kappa));
-          rho = p_i / h;
-        } else {
-          rho = pow(un[i] / un[j], kappa / (1.0 - kappa));
-        }
-        if (rho > 1.0) rho = 1.0;
-      }
-      dpn[i] = rho * h;
-    }
+    // distributing law (2.10)
+    double dpn[2];
+    dk_detail::distribute_normal(active, j, energy, un, h, kappa, dpn);
     for (int i = 0; i < 2; ++i) {
       if (!active[i]) continue;
       if (ut[i] > 0.0) mode[i] = 1;
@@ -235,41 +298,10 @@ GRANULAR_HD inline DkResult darboux_keller_impact(const DkParams& p, const DkInp
       du[a] = in.w[a][0] * dp[0] + in.w[a][1] * dp[1] + in.w[a][2] * dp[2] + in.w[a][3] * dp[3];
 
     // cut the step at the first event: slip reaching 0, end of compression, end of expansion
-    double lambda = 1.0;
-    int cut_kind = 0, cut_contact = -1;  // 1 slip stops, 2 compression ends, 3 energy spent
-    for (int i = 0; i < 2; ++i) {
-      if (!in.in_set[i]) continue;
-      if (mode[i] != 0 && ut[i] != 0.0 && ut[i] * (ut[i] + du[2 + i]) <= 0.0) {
-        const double l = ut[i] / (ut[i] - (ut[i] + du[2 + i]));
-        if (l < lambda) { lambda = l; cut_kind = 1; cut_contact = i; }
-      }
-      if (un[i] < 0.0 && un[i] + du[i] > 0.0) {
-        const double l = -un[i] / du[i];
-        if (l < lambda) { lambda = l; cut_kind = 2; cut_contact = i; }
-      }
-      if (active[i] && un[i] >= 0.0 && dpn[i] > 0.0 && p.e[i] > 0.0) {
-        const double e2 = p.e[i] * p.e[i];
-        const double l = dk_detail::first_root(-dpn[i] * du[i] / (2.0 * e2),
-                                               -dpn[i] * un[i] / e2, energy[i]);
-        if (l < lambda) { lambda = l; cut_kind = 3; cut_contact = i; }
-      }
-    }
-
-    // advance: the work of each contact over the step is exact (u_n linear, dP_n constant)
-    for (int i = 0; i < 2; ++i) {
-      if (!active[i]) continue;
-      const double u_mid = un[i] + 0.5 * lambda * du[i];
-      const double work = lambda * dpn[i] * u_mid;
-      if (u_mid < 0.0 || (un[i] < 0.0)) {
-        energy[i] -= work;
-      } else if (p.e[i] > 0.0) {
-        energy[i] -= work / (p.e[i] * p.e[i]);
-      } else {
-        energy[i] = 0.0;
-      }
-      if (energy[i] < 0.0) energy[i] = 0.0;
-      if (energy[i] > r.energy_max[i]) r.energy_max[i] = energy[i];
-    }
+    const dk_detail::DkCut cut =
+        dk_detail::first_event(p, in, active, mode, un, ut, du, dpn, energy);
+    const double lambda = cut.lambda;
+    dk_detail::store_work(p, active, un, du, dpn, lambda, energy, r.energy_max);
     for (int i = 0; i < 2; ++i) {
       un[i] += lambda * du[i];
       ut[i] += lambda * du[2 + i];
@@ -280,15 +312,15 @@ GRANULAR_HD inline DkResult darboux_keller_impact(const DkParams& p, const DkInp
         r.slip[i] = DkSlip::stick;
       }
     }
-    if (cut_kind == 1) {
-      ut[cut_contact] = 0.0;
-      mode[cut_contact] = 0;
-    } else if (cut_kind == 2) {
-      un[cut_contact] = 0.0;
+    if (cut.kind == 1) {
+      ut[cut.contact] = 0.0;
+      mode[cut.contact] = 0;
+    } else if (cut.kind == 2) {
+      un[cut.contact] = 0.0;
       // with e = 0 the expansion releases nothing (2.9): the contact is done at once
-      if (!(p.e[cut_contact] > 0.0)) energy[cut_contact] = 0.0;
-    } else if (cut_kind == 3) {
-      energy[cut_contact] = 0.0;
+      if (!(p.e[cut.contact] > 0.0)) energy[cut.contact] = 0.0;
+    } else if (cut.kind == 3) {
+      energy[cut.contact] = 0.0;
     }
     r.steps = k + 1;
     if (k + 1 == p.max_steps) r.converged = false;

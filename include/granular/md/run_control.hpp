@@ -1,6 +1,6 @@
-// When a long run checkpoints and asks whether to stop (the packing ensemble's run_ensemble, the
-// supported-disk systems' run): what the caller (the CLI, MPI, Python, a test) decides and hands
-// down whole; cases::RunContext is one too.
+// When a long run checkpoints and asks whether to stop (the packing ensemble's run_ensemble):
+// what the caller (the CLI, MPI, Python, a test) decides, in cases::RunRequest::control, and
+// hands down whole as md::EnsembleRunOptions::control.
 #pragma once
 
 #include <cstdint>

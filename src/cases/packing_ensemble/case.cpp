@@ -588,35 +588,31 @@ void PackingEnsemble::describe(Description& d) const {
 }
 
 void PackingEnsemble::check_run(const RunContext& ctx) const {
-  if (ctx.packings) {
+  if (ctx.request.packings) {
     if (ed_)
       throw CaseError("", "--packings",
                       "the event-driven method (\"method\": \"ed\") runs whole ensembles");
-    const PackingRange& r = *ctx.packings;
+    const PackingRange& r = *ctx.request.packings;
     if (!(0 <= r.first && r.first < r.last && r.last <= c_.packings_per_gamma))
       throw CaseError("", "--packings " + std::to_string(r.first) + ":" + std::to_string(r.last),
                       "expected FIRST:LAST with 0 <= FIRST < LAST <= " +
                           std::to_string(c_.packings_per_gamma) + " (packings_per_gamma)");
   }
   if (ed_) {
-    if (ctx.backend != "cpu")
-      throw CaseError("", "--backend " + ctx.backend,
+    if (ctx.request.backend != "cpu")
+      throw CaseError("", "--backend " + ctx.request.backend,
                       "the event-driven method (\"method\": \"ed\") runs on the CPU");
-    if (ctx.resume)
+    if (ctx.request.resume)
       throw CaseError("", "--resume",
                       "the event-driven method (\"method\": \"ed\") writes no checkpoint");
     // a run without the option has the default interval; any other was asked for
-    if (ctx.checkpoint_interval != md::default_checkpoint_interval)
+    if (ctx.request.control.checkpoint_interval != md::default_checkpoint_interval)
       throw CaseError("", "--checkpoint-interval",
                       "the event-driven method (\"method\": \"ed\") writes no checkpoint");
     return;
   }
-  if (ctx.backend != "cpu" && ctx.backend != "cuda")
-    throw CaseError("", "--backend", "expected cpu or cuda, got " + io::quoted(ctx.backend));
-  if (ctx.backend == "cuda" && !md::cuda_device_available())
-    throw CaseError("", "--backend cuda",
-                    "no CUDA device is available: " + md::cuda_unavailable_reason());
-  if (!ctx.resume) return;
+  check_backend(ctx.request);
+  if (!ctx.request.resume) return;
   // a checkpoint of this case (made on any backend) in the output folder
   const std::filesystem::path path = checkpoint_path(ctx.out_dir);
   std::error_code ec;
@@ -640,7 +636,7 @@ void PackingEnsemble::check_run(const RunContext& ctx) const {
   } catch (const std::runtime_error& e) {
     throw CaseError("", "", e.what());
   }
-  if (h.fingerprint != case_fingerprint(ctx.case_echo, ctx.packings))
+  if (h.fingerprint != case_fingerprint(ctx.case_echo, ctx.request.packings))
     throw CaseError(path.string(), "",
                     "made by a different case or shard (its case echo or --packings differs; "
                     "run with --force instead of --resume to start afresh)");

@@ -150,12 +150,14 @@ void PackingEnsemble::estimate(const RunContext& ctx, Description& d) const {
 
   // several packings per thread, as a sweep gives them
 #ifdef _OPENMP
-  const int threads = ctx.threads > 0 ? ctx.threads : omp_get_max_threads();
+  const int threads = ctx.request.threads > 0 ? ctx.request.threads : omp_get_max_threads();
 #else
   const int threads = 1;
 #endif
-  const int n = ctx.backend == "cuda" ? m.n_packings() : std::min(m.n_packings(), 8 * threads);
-  auto backend = ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
+  const int n =
+      ctx.request.backend == "cuda" ? m.n_packings() : std::min(m.n_packings(), 8 * threads);
+  auto backend =
+      ctx.request.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(threads);
   const md::EnsembleCase calibration = calibration_case(c_, n);
   const Calibration cal = calibrate(calibration, *backend);
 
@@ -178,7 +180,8 @@ void PackingEnsemble::estimate(const RunContext& ctx, Description& d) const {
   d.group("estimate");
   out << "estimate: about " << duration("wall_time", estimate) << " of wall time on "
       << d.word("backend", backend->name())
-      << (ctx.backend == "cuda" ? "" : " with " + d.count("threads", threads) + " thread(s)")
+      << (ctx.request.backend == "cuda" ? ""
+                                        : " with " + d.count("threads", threads) + " thread(s)")
       << ", " << duration("wall_time_low", wall(fastest)) << " to "
       << duration("wall_time_high", wall(slowest)) << "\n";
   out << "calibration: " << d.count("calibration_packings", n) << " packing(s)";

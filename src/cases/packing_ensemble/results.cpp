@@ -143,8 +143,8 @@ void clear_earlier_run(const std::filesystem::path& out_dir) {
 void write_ensemble_results(const md::EnsembleCase& c, const md::EnsembleResult& r,
                             const RunContext& ctx, const nlohmann::json& method_keys,
                             const std::vector<nlohmann::json>& packing_keys) {
-  std::ostream quiet(nullptr);
-  std::ostream& report = ctx.report ? *ctx.report : quiet;
+  const OrQuiet report_or_quiet(ctx.report);
+  std::ostream& report = *report_or_quiet;
   const md::EnsembleModel& m = c.model;
   // the Γ table and the packings that were left out
   print_table(r.gammas, report);

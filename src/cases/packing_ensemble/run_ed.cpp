@@ -20,8 +20,8 @@ using io::json_number;
 
 RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOptions& ed,
                                const RunContext& ctx) {
-  std::ostream quiet(nullptr);  // where unwanted progress lines go
-  std::ostream& progress = ctx.progress ? *ctx.progress : quiet;
+  const OrQuiet progress_or_quiet(ctx.progress);
+  std::ostream& progress = *progress_or_quiet;
   const md::EnsembleModel& m = c.model;
   // what an earlier run left (an MD checkpoint, a summary) must not sit next to new CSVs
   clear_earlier_run(ctx.out_dir);
@@ -65,7 +65,7 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
     progress << '\r' << line << std::flush;  // a periodic line (RunContext::progress)
   };
 
-  const md::ed::EdResult r = md::ed::run_ensemble_ed(c, ed, ctx.threads, observer);
+  const md::ed::EdResult r = md::ed::run_ensemble_ed(c, ed, ctx.request.threads, observer);
   energy_csv.close();
   angles_csv.close();
 
@@ -93,7 +93,7 @@ RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOption
   keys["events_per_s"] = json_number(e.advance_time_s > 0.0 ? events / e.advance_time_s : 0.0);
   keys["wall_time_s"] = json_number(e.wall_time_s);
   keys["advance_time_s"] = json_number(e.advance_time_s);
-  keys["threads"] = threads_used(ctx.threads);
+  keys["threads"] = threads_used(ctx.request.threads);
   keys["backend"] = e.backend;
   write_ensemble_results(c, e, ctx, keys, counts);
   return RunEnd::complete;

@@ -3,7 +3,7 @@
 // and last, atomically, summary.json, whose presence marks a complete run (results.cpp).
 // checkpoint.bin is written at chunk boundaries until then; it records the streams' sizes, so a
 // resumed run cuts them back to that point and appends exactly the rows the uninterrupted run
-// would have written. A shard (ctx.packings) runs its slice of the packings and writes them
+// would have written. A shard (ctx.request.packings) runs its slice of the packings and writes them
 // under their indices in the whole ensemble, so that merging shards gives the whole run's files
 // (shards.cpp).
 #include <chrono>
@@ -34,7 +34,7 @@ namespace {
 std::optional<io::EnsembleCheckpoint> resume_or_clear(const RunContext& ctx,
                                                       const md::EnsembleCase& run_case,
                                                       const std::string& fingerprint) {
-  if (!ctx.resume) {
+  if (!ctx.request.resume) {
     clear_earlier_run(ctx.out_dir);
     return std::nullopt;
   }
@@ -97,9 +97,10 @@ nlohmann::json md_keys(const md::EnsembleResult& r, const RunContext& ctx) {
   keys["wall_time_s"] = json_number(r.wall_time_s);
   keys["advance_time_s"] = json_number(r.advance_time_s);
   keys["particle_steps_per_s"] = json_number(r.particle_steps_per_s);
-  keys["threads"] = threads_used(ctx.threads);
+  keys["threads"] = threads_used(ctx.request.threads);
   keys["backend"] = r.backend;
-  if (ctx.packings) keys["shard"] = {{"packings", {ctx.packings->first, ctx.packings->last}}};
+  if (ctx.request.packings)
+    keys["shard"] = {{"packings", {ctx.request.packings->first, ctx.request.packings->last}}};
   return keys;
 }
 
@@ -107,27 +108,27 @@ nlohmann::json md_keys(const md::EnsembleResult& r, const RunContext& ctx) {
 
 RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
                             const SnapshotPlan& snapshots) {
-  std::ostream quiet(nullptr);  // where unwanted progress lines go
-  std::ostream& progress = ctx.progress ? *ctx.progress : quiet;
+  const OrQuiet progress_or_quiet(ctx.progress);
+  std::ostream& progress = *progress_or_quiet;
   // a shard runs its packings only; its rows carry their indices in the whole ensemble
   const md::EnsembleCase shard =
-      ctx.packings ? shard_ensemble(c, *ctx.packings) : md::EnsembleCase{};
-  const md::EnsembleCase& run_case = ctx.packings ? shard : c;
-  const PackingIndex whole = [&](int p) { return whole_packing_index(c, ctx.packings, p); };
-  auto backend =
-      ctx.backend == "cuda" ? md::make_cuda_backend() : md::make_cpu_backend(ctx.threads);
+      ctx.request.packings ? shard_ensemble(c, *ctx.request.packings) : md::EnsembleCase{};
+  const md::EnsembleCase& run_case = ctx.request.packings ? shard : c;
+  const PackingIndex whole = [&](int p) { return whole_packing_index(c, ctx.request.packings, p); };
+  auto backend = ctx.request.backend == "cuda" ? md::make_cuda_backend()
+                                               : md::make_cpu_backend(ctx.request.threads);
   const std::filesystem::path checkpoint = checkpoint_path(ctx.out_dir);
-  const std::string fingerprint = case_fingerprint(ctx.case_echo, ctx.packings);
+  const std::string fingerprint = case_fingerprint(ctx.case_echo, ctx.request.packings);
 
   std::optional<io::EnsembleCheckpoint> resume = resume_or_clear(ctx, run_case, fingerprint);
   // the first packing of every Γ belongs to the shard that starts at 0
-  const bool angles = !ctx.packings || ctx.packings->first == 0;
+  const bool angles = !ctx.request.packings || ctx.request.packings->first == 0;
   StreamedOutputs streams(ctx.out_dir, run_case, whole, snapshots, angles,
                           resume ? &resume->header : nullptr);
   if (resume) report_resume(ctx, run_case.model, *resume, backend->name(), progress);
 
   md::EnsembleRunOptions options;
-  static_cast<md::RunControl&>(options) = ctx;  // when to checkpoint and to ask `stop`
+  options.control = ctx.request.control;  // when to checkpoint and to ask `stop`
   options.resume = resume ? &resume->point : nullptr;
   options.on_progress = progress_line(ctx, progress);
   // checkpoints: the streams are flushed first, so the sizes recorded cover every row written

@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "granular/constants.hpp"
 #include "granular/md/backend.hpp"
@@ -73,16 +76,10 @@ double time_to_touch(const CollisionCase& c, const PairKinematics& k) {
   return dd / (dv + std::sqrt(std::max(dv * dv - vv * dd, 0.0)));
 }
 
-}  // namespace
-
-CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSample>* trace) {
-  const bool wall = c.kind == CollisionKind::disk_wall;
-  const double m_a = disk_mass(c.areal_density, c.radius_a);
-  const double m_b =
-      wall ? std::numeric_limits<double>::infinity() : disk_mass(c.areal_density, c.radius_b);
+// The closed forms of the pair's law (spec §3.2–3.3) and the time step; the measured e_n, e_t
+// and t_c NaN until a run measures them.
+CollisionResult closed_forms(const CollisionCase& c, double m_a, double m_b) {
   const ContactParams& p = c.contact;
-
-  // closed forms (spec §3.2–3.3)
   CollisionResult r{};
   r.m_eff = effective_mass(m_a, m_b);
   r.damping_ratio = damping_ratio(p.k_n, p.gamma_n, r.m_eff);
@@ -96,33 +93,31 @@ CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSampl
   r.e_t_sticking_limit = sticking_limit_e_t(p.k_t, r.m_eff, closed.t_c);
   r.dt = c.dt > 0.0 ? c.dt : closed.t_c / c.steps_per_collision;
   r.e_n = r.e_t = r.t_c = nan;
+  return r;
+}
 
-  // first touch at touch_phase of the third step; the run is capped at 100 predicted
-  // durations after it
-  const double steps_before_touch = free_steps + c.touch_phase;
-  const double gap = steps_before_touch * c.u_n * r.dt;
-  const double run_steps = std::ceil(steps_before_touch + 100.0 * closed.t_c / r.dt);
-  // closed forms out of a double's range (k_n 1e-100, γ_n 1e15, a mass of 1e300 kg, ...) leave
-  // nothing to integrate: the run ends at once, not in a count cast from NaN
-  if (!(run_steps <= max_collision_run_steps) || !(gap > 0.0) || !std::isfinite(gap)) {
-    r.ended = false;
-    r.engine_status = status_non_finite;
-    return r;
-  }
-  const std::int64_t max_steps = static_cast<std::int64_t>(run_steps) + steps_after_end;
-  const double t_max = static_cast<double>(max_steps) * r.dt;
+// The pair as one packing without gravity or drive, `gap` apart and approaching, in a box wide
+// enough that only the pair ever touches (a disk flies at most v_max t_max during the run);
+// nullopt when that box's cell grid would exceed max_collision_cells (a pair that flies
+// thousands of radii during 100 durations: u_n t_c far beyond R, a mass of 1e300 kg on a soft
+// spring, needs a grid beyond memory, and overlaps the linear law does not model).
+struct PairInABox {
+  EnsembleModel m;
+  EnsembleState s;
+};
 
-  // one packing without gravity or drive, in a box wide enough that only the colliding pair
-  // ever touches: a disk flies at most v_max t_max during the run
+std::optional<PairInABox> pair_in_a_box(const CollisionCase& c, double m_a, double m_b, double dt,
+                                        double gap, double t_max) {
+  const bool wall = c.kind == CollisionKind::disk_wall;
   EnsembleModel m;
   m.integrator = c.integrator;
-  m.dt = r.dt;
+  m.dt = dt;
   PackingParams pp{};
   pp.gravity = 0.0;
   pp.drive_amplitude = 0.0;
   pp.drive_omega = 0.0;
-  pp.disk_disk = p;
-  pp.disk_wall = p;
+  pp.disk_disk = c.contact;
+  pp.disk_wall = c.contact;
   const double r_max = wall ? c.radius_a : std::max(c.radius_a, c.radius_b);
   m.neighbor.skin = 0.5 * r_max;
   std::vector<double> x, y;
@@ -155,16 +150,9 @@ CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSampl
     x = {half - fb * contact, half + fa * contact};
     y = {half, half};
   }
-  // a pair that flies thousands of radii during 100 durations (u_n t_c far beyond R: a mass of
-  // 1e300 kg on a soft spring) would need a cell grid beyond memory, and overlaps the linear law
-  // does not model
   const double area = pi * (c.radius_a * c.radius_a + (wall ? 0.0 : c.radius_b * c.radius_b));
   const GridShape grid = packing_grid_shape(pp.box_width, r_max, area, m.neighbor.skin);
-  if (!(grid.columns * grid.rows <= max_collision_cells)) {
-    r.ended = false;
-    r.engine_status = status_outside_box;
-    return r;
-  }
+  if (!(grid.columns * grid.rows <= max_collision_cells)) return std::nullopt;
   EnsembleState s = make_state(m, x, y, 0.0);
   s.vx[0] = vx_a;
   s.vy[0] = vy_a;
@@ -174,66 +162,114 @@ CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSampl
     s.vy[1] = vy_b;
     s.omega[1] = c.omega_b;
   }
+  return PairInABox{std::move(m), std::move(s)};
+}
 
-  auto backend = make_cpu_backend(1);
-  backend->initialize(m, s);
-  const PairKinematics before = pair_kinematics(c, m, s);
-
-  // step one at a time; record (time, kinematics) and locate the touch and the end
-  struct Raw {
+// (time, kinematics) of every step of the run, and where the collision began and ended.
+struct PairTrack {
+  struct Sample {
     double t;
     PairKinematics k;
   };
-  // most collisions end within a few durations: room for those, not for the cap
-  std::vector<Raw> samples;
-  samples.reserve(static_cast<std::size_t>(
-      std::min<double>(static_cast<double>(max_steps), 4.0 * closed.t_c / r.dt + 100.0)));
-  samples.push_back({s.time(m), before});
+  std::vector<Sample> samples;
   double t_touch = nan;
   double t_end = nan;
-  std::int64_t end_step = -1;
+  std::int64_t end_step = -1;  // the step in which the uncut normal force crossed 0
+};
+
+// Steps the pair one step at a time, at most max_steps, until steps_after_end past the end;
+// `expected_steps` reserves room for most collisions, not for the cap.
+PairTrack track_pair(const CollisionCase& c, const EnsembleModel& m, EnsembleState& s,
+                     Backend& backend, std::int64_t max_steps, double expected_steps) {
+  const ContactParams& p = c.contact;
+  PairTrack track;
+  track.samples.reserve(
+      static_cast<std::size_t>(std::min<double>(static_cast<double>(max_steps), expected_steps)));
+  const PairKinematics before = pair_kinematics(c, m, s);
+  track.samples.push_back({s.time(m), before});
   PairKinematics last_free = before;
   for (std::int64_t k = 1; k <= max_steps; ++k) {
-    backend->advance(m, s, 1);
+    backend.advance(m, s, 1);
     if (s.status[0] != status_ok) break;
     const PairKinematics now = pair_kinematics(c, m, s);
-    const Raw& prev = samples.back();
-    if (std::isnan(t_touch)) {
+    const PairTrack::Sample& prev = track.samples.back();
+    if (std::isnan(track.t_touch)) {
       if (now.overlap > 0.0) {
-        t_touch = prev.t + time_to_touch(c, last_free);
+        track.t_touch = prev.t + time_to_touch(c, last_free);
       } else {
         last_free = now;
       }
-    } else if (std::isnan(t_end)) {
+    } else if (std::isnan(track.t_end)) {
       // zero crossing of k_n δ + γ_n δ̇, linear between the bracketing steps
       const double n0 = uncut_normal(p, prev.k);
       const double n1 = uncut_normal(p, now);
       if (n1 <= 0.0) {
-        t_end = prev.t + r.dt * n0 / (n0 - n1);
-        end_step = k;
+        track.t_end = prev.t + m.dt * n0 / (n0 - n1);
+        track.end_step = k;
       }
     }
-    samples.push_back({s.time(m), now});
-    if (end_step >= 0 && k >= end_step + steps_after_end) break;
+    track.samples.push_back({s.time(m), now});
+    if (track.end_step >= 0 && k >= track.end_step + steps_after_end) break;
   }
+  return track;
+}
+
+}  // namespace
+
+CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSample>* trace) {
+  const bool wall = c.kind == CollisionKind::disk_wall;
+  const double m_a = disk_mass(c.areal_density, c.radius_a);
+  const double m_b =
+      wall ? std::numeric_limits<double>::infinity() : disk_mass(c.areal_density, c.radius_b);
+  CollisionResult r = closed_forms(c, m_a, m_b);
+  const double t_c = r.t_c_predicted;
+
+  // first touch at touch_phase of the third step; the run is capped at 100 predicted
+  // durations after it
+  const double steps_before_touch = free_steps + c.touch_phase;
+  const double gap = steps_before_touch * c.u_n * r.dt;
+  const double run_steps = std::ceil(steps_before_touch + 100.0 * t_c / r.dt);
+  // closed forms out of a double's range (k_n 1e-100, γ_n 1e15, a mass of 1e300 kg, ...) leave
+  // nothing to integrate: the run ends at once, not in a count cast from NaN
+  if (!(run_steps <= max_collision_run_steps) || !(gap > 0.0) || !std::isfinite(gap)) {
+    r.ended = false;
+    r.engine_status = status_non_finite;
+    return r;
+  }
+  const std::int64_t max_steps = static_cast<std::int64_t>(run_steps) + steps_after_end;
+  const double t_max = static_cast<double>(max_steps) * r.dt;
+  std::optional<PairInABox> pair = pair_in_a_box(c, m_a, m_b, r.dt, gap, t_max);
+  if (!pair) {
+    r.ended = false;
+    r.engine_status = status_outside_box;
+    return r;
+  }
+  const EnsembleModel& m = pair->m;
+  EnsembleState& s = pair->s;
+
+  auto backend = make_cpu_backend(1);
+  backend->initialize(m, s);
+  const PairKinematics before = pair_kinematics(c, m, s);
+  // most collisions end within a few durations
+  const PairTrack track = track_pair(c, m, s, *backend, max_steps, 4.0 * t_c / r.dt + 100.0);
 
   // free flight after the end: restitution from the relative velocities (spec §3.2–3.3)
   r.engine_status = s.status[0];
-  r.ended = end_step >= 0 && s.status[0] == status_ok;
+  r.ended = track.end_step >= 0 && s.status[0] == status_ok;
   if (r.ended) {
-    const PairKinematics after = samples.back().k;
-    r.t_c = t_end - t_touch;
+    const PairKinematics after = track.samples.back().k;
+    r.t_c = track.t_end - track.t_touch;
     r.e_n = std::fabs(after.rate / before.rate);
     r.e_t = before.u_t != 0.0 ? after.u_t / before.u_t : nan;
   }
 
   if (trace != nullptr) {
-    const double t0 = std::isnan(t_touch) ? 0.0 : t_touch;
+    const double t0 = std::isnan(track.t_touch) ? 0.0 : track.t_touch;
     trace->clear();
-    trace->reserve(samples.size());
-    for (const Raw& q : samples) {
+    trace->reserve(track.samples.size());
+    for (const PairTrack::Sample& q : track.samples) {
       // the engine evaluates the law only for δ > 0
-      const double n = q.k.overlap > 0.0 ? normal_force(p, q.k.overlap, q.k.rate) : 0.0;
+      const double n = q.k.overlap > 0.0 ? normal_force(c.contact, q.k.overlap, q.k.rate) : 0.0;
       trace->push_back({q.t - t0, q.k.overlap, n, -q.k.rate, q.k.u_t});
     }
   }

@@ -55,14 +55,7 @@ EdResult run_ensemble_ed(const EnsembleCase& c, const EdOptions& options, int th
                          const EdObserver& observer) {
   const EnsembleModel& m = c.model;
   const RunSchedule& sched = c.schedule;
-  const std::size_t expected =
-      c.gamma_values.size() * static_cast<std::size_t>(c.packings_per_gamma);
-  if (c.packings_per_gamma < 1 || static_cast<std::size_t>(m.n_packings()) != expected)
-    throw std::invalid_argument("run_ensemble_ed: the model has " + std::to_string(m.n_packings()) +
-                                " packings, the case expects gamma_values x packings_per_gamma = " +
-                                std::to_string(expected));
-  if (!(sched.sample_interval > 0.0))
-    throw std::invalid_argument("run_ensemble_ed: sample_interval must be > 0");
+  check_ensemble_sweep(c, "run_ensemble_ed");
   const auto start_clock = std::chrono::steady_clock::now();
   const int n = m.n_packings();
 
@@ -153,20 +146,7 @@ EdResult run_ensemble_ed(const EnsembleCase& c, const EdOptions& options, int th
   }
 
   for (int p = 0; p < n; ++p) {
-    PackingResult pr{p,
-                     p / c.packings_per_gamma,
-                     m.packings[p].gamma,
-                     m.packings[p].seed,
-                     packings[p]->status(),
-                     {},
-                     {},
-                     {}};
-    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
-      pr.omega_bar.push_back(mean_omega(e.rotation[i]));
-      pr.rho2.push_back(rho2(e.rotation[i]));
-      pr.sigma_a.push_back(sigma_a(e.rotation[i]));
-    }
-    e.packings.push_back(std::move(pr));
+    e.packings.push_back(packing_result(c, p, packings[p]->status(), e.rotation));
     r.counts.push_back(packings[p]->counts());
   }
   e.gammas = average_by_gamma(c, e.packings);

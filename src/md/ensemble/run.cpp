@@ -19,19 +19,9 @@ double seconds_since(Clock::time_point start) {
 }
 
 void check_case(const EnsembleCase& c) {
-  const EnsembleModel& m = c.model;
-  const std::size_t expected =
-      c.gamma_values.size() * static_cast<std::size_t>(c.packings_per_gamma);
-  if (c.packings_per_gamma < 1 || static_cast<std::size_t>(m.n_packings()) != expected) {
-    throw std::invalid_argument("run_ensemble: the model has " + std::to_string(m.n_packings()) +
-                                " packings, the case expects gamma_values x packings_per_gamma = " +
-                                std::to_string(expected));
-  }
-  if (!(m.dt > 0.0)) throw std::invalid_argument("run_ensemble: dt must be > 0");
-  if (!(c.schedule.sample_interval > 0.0)) {
-    throw std::invalid_argument("run_ensemble: sample_interval must be > 0");
-  }
-  if (!plan_run(c.schedule, m.dt).ok) {
+  check_ensemble_sweep(c, "run_ensemble");
+  if (!(c.model.dt > 0.0)) throw std::invalid_argument("run_ensemble: dt must be > 0");
+  if (!plan_run(c.schedule, c.model.dt).ok) {
     throw std::invalid_argument("run_ensemble: the run takes more than max_run_steps steps");
   }
 }
@@ -128,12 +118,11 @@ class ProgressReporter {
 };
 
 // How many steps to advance before the run looks at its stop flag, progress and checkpoint
-// clock again: options.slice_steps when set, else as many as take about poll_interval_s of
+// clock again: options.control.slice_steps when set, else as many as take about poll_interval_s of
 // wall time at the rate of the last slice (starting from one step, at most doubling).
 class SliceTimer {
  public:
-  explicit SliceTimer(const EnsembleRunOptions& o)
-      : fixed_(o.slice_steps), target_s_(o.poll_interval_s) {}
+  explicit SliceTimer(const RunControl& o) : fixed_(o.slice_steps), target_s_(o.poll_interval_s) {}
 
   std::int64_t steps() const { return fixed_ > 0 ? fixed_ : next_; }
 
@@ -185,21 +174,36 @@ EnsembleState build_ensemble_state(const EnsembleCase& c, Backend& backend) {
   return s;
 }
 
+void check_ensemble_sweep(const EnsembleCase& c, const std::string& who) {
+  const std::size_t expected =
+      c.gamma_values.size() * static_cast<std::size_t>(c.packings_per_gamma);
+  if (c.packings_per_gamma < 1 || static_cast<std::size_t>(c.model.n_packings()) != expected) {
+    throw std::invalid_argument(who + ": the model has " + std::to_string(c.model.n_packings()) +
+                                " packings, the case expects gamma_values x packings_per_gamma = " +
+                                std::to_string(expected));
+  }
+  if (!(c.schedule.sample_interval > 0.0))
+    throw std::invalid_argument(who + ": sample_interval must be > 0");
+}
+
+PackingResult packing_result(const EnsembleCase& c, int p, std::uint32_t status,
+                             const std::vector<RotationStats>& rotation) {
+  const EnsembleModel& m = c.model;
+  PackingResult r{
+      p, p / c.packings_per_gamma, m.packings[p].gamma, m.packings[p].seed, status, {}, {}, {}};
+  for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
+    r.omega_bar.push_back(mean_omega(rotation[i]));
+    r.rho2.push_back(rho2(rotation[i]));
+    r.sigma_a.push_back(sigma_a(rotation[i]));
+  }
+  return r;
+}
+
 std::vector<PackingResult> packing_results(const EnsembleCase& c, const EnsembleState& s,
                                            const std::vector<RotationStats>& rotation) {
-  const EnsembleModel& m = c.model;
   std::vector<PackingResult> out;
-  for (int p = 0; p < m.n_packings(); ++p) {
-    PackingResult r{
-        p, p / c.packings_per_gamma, m.packings[p].gamma, m.packings[p].seed, s.status[p], {}, {},
-        {}};
-    for (int i = m.offset[p]; i < m.offset[p + 1]; ++i) {
-      r.omega_bar.push_back(mean_omega(rotation[i]));
-      r.rho2.push_back(rho2(rotation[i]));
-      r.sigma_a.push_back(sigma_a(rotation[i]));
-    }
-    out.push_back(std::move(r));
-  }
+  for (int p = 0; p < c.model.n_packings(); ++p)
+    out.push_back(packing_result(c, p, s.status[p], rotation));
   return out;
 }
 
@@ -365,11 +369,11 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
   }
 
   // advance chunk by chunk through the phases, from the checkpoint's position when resuming.
-  // A chunk is taken in slices of about options.poll_interval_s of wall time, so that a stop
-  // request is answered (with a checkpoint) within a slice, not a chunk: chunks of a large
+  // A chunk is taken in slices of about options.control.poll_interval_s of wall time, so that a
+  // stop request is answered (with a checkpoint) within a slice, not a chunk: chunks of a large
   // case take minutes. Slicing changes no result: a packing's steps are the same in any split.
   ProgressReporter reporter(options.on_progress, total_steps);
-  SliceTimer slicer(options);
+  SliceTimer slicer(options.control);
   const int first_phase = resume ? resume->position.phase : 0;
   reporter.update(phases[first_phase].phase, s.time(m), done, result.particle_steps,
                   result.advance_time_s, true);
@@ -409,9 +413,9 @@ EnsembleResult run_ensemble(const EnsembleCase& c, Backend& backend,
       if (done == total_steps) break;
 
       // checkpoint when due or when stopping; a stopped run returns what it has
-      const bool stop = options.stop && options.stop();
-      const bool due = options.checkpoint_interval > 0.0 &&
-                       seconds_since(last_checkpoint) >= options.checkpoint_interval;
+      const bool stop = options.control.stop && options.control.stop();
+      const bool due = options.control.checkpoint_interval > 0.0 &&
+                       seconds_since(last_checkpoint) >= options.control.checkpoint_interval;
       if (stop || due) backend.download(s, Backend::Download::everything);
       if (options.on_checkpoint && (stop || due)) {
         const RunPosition pos{k,

@@ -108,7 +108,7 @@ TEST(Description, EveryRecordedNumberIsThePrintedOne) {
 
     granular::cases::RunContext ctx;
     ctx.case_echo = lc.echo;
-    ctx.threads = 2;
+    ctx.request.threads = 2;
     lc.spec->check_run(ctx);
     std::ostringstream estimate_text;
     Description estimate(estimate_text);

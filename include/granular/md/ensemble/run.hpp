@@ -135,7 +135,10 @@ struct RunProgress {
 };
 
 // Checkpointing, resuming and stopping a run; the default runs straight through.
-struct EnsembleRunOptions : RunControl {
+struct EnsembleRunOptions {
+  // when to checkpoint, how long a slice takes and whether to stop: the caller's decision
+  // (cases::RunRequest::control), handed down whole
+  RunControl control;
   // receives the pieces of a checkpoint after a slice (write_checkpoint stores them); called
   // after the observer calls of the chunks completed, so streamed outputs are complete up to
   // the last chunk boundary
@@ -176,6 +179,15 @@ void sample_rotation(const EnsembleModel& m, const EnsembleState& s,
 // The observables of every packing from its accumulators (EnsembleResult::packings).
 std::vector<PackingResult> packing_results(const EnsembleCase& c, const EnsembleState& s,
                                            const std::vector<RotationStats>& rotation);
+// The observables of packing p, with its status bits, from its disks' accumulators (the MD and
+// the event-driven runs' one definition).
+PackingResult packing_result(const EnsembleCase& c, int p, std::uint32_t status,
+                             const std::vector<RotationStats>& rotation);
+
+// Refuses (std::invalid_argument, the message starting with `who`) a case whose packing count is
+// not gamma_values × packings_per_gamma or whose sample_interval is not > 0: what every method
+// of running an ensemble needs.
+void check_ensemble_sweep(const EnsembleCase& c, const std::string& who);
 
 // Per-Γ averages of the healthy packings (status 0) of `packings`, Γ-major as in the case.
 std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,
