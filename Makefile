@@ -73,7 +73,7 @@ sanitize-build: deps-sanitize
 		registry_fuzz summary_records_fuzz
 
 sanitize: sanitize-build
-	@cd $(SANITIZE_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(Interrupt|PinnedResults|StatedResultsQuick|StatedResultsChapter3|Hostile\.ACampaign)'
+	@cd $(SANITIZE_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(Interrupt|PinnedResults|StatedResultsQuick|StatedResultsChapter3|Hostile\.ACampaign|BuildCheck)'
 
 # FUZZ_SECONDS of libFuzzer for each target (scripts/run_fuzz.sh: the case loader over cases/ and
 # tests/data/, a registry over the papers' entries, a shard's summary over a real one); findings
