@@ -154,23 +154,23 @@ std::array<Axis, 2> covering_axes(const Figure& f, const std::vector<Series>& cu
 
 // Where the frame lies in the drawing: top to bottom the caption, the frame, the x ticks, the x
 // label, the legend; left to right the y label, the y ticks, the frame. The axes map data to
-// pixels.
+// pixels: the frame's edges are the axes' pixel ends.
 struct Frame {
   Axis x, y;
   std::vector<Tick> xt, yt;
   std::vector<std::string> caption, y_lines;
-  double top = 0.0, bottom = 0.0, left = 0.0;
+  double left() const { return x.a; }
+  double top() const { return y.b; }
+  double bottom() const { return y.a; }
 };
 
 Frame place_frame(const Figure& f, const std::array<Axis, 2>& axes) {
-  Frame fr{axes[0], axes[1], {}, {}, {}, {}, 0.0, 0.0, 0.0};
+  Frame fr{axes[0], axes[1], {}, {}, {}, {}};
   if (!f.caption.empty()) fr.caption = wrap_text(f.caption, kWidth - 2 * kEdge, kFont);
   // the top tick's label reaches 6 px above the frame
-  fr.top = fr.caption.empty() ? kEdge + 8.0
+  fr.y.b = fr.caption.empty() ? kEdge + 8.0
                               : kEdge + kAscent + (fr.caption.size() - 1) * kPitch + kDescent + 9.0;
-  fr.bottom = fr.top + kPlotHeight;
-  fr.y.a = fr.bottom;
-  fr.y.b = fr.top;
+  fr.y.a = fr.y.b + kPlotHeight;
   fr.yt = y_ticks(fr.y);
   const std::string y_title = f.y_label + (f.log_y ? (f.y_label.empty() ? "(log)" : " (log)") : "");
   if (!y_title.empty()) fr.y_lines = wrap_text(y_title, kPlotHeight, kFont);
@@ -191,7 +191,6 @@ Frame place_frame(const Figure& f, const std::array<Axis, 2>& axes) {
   fr.x.a = left;
   fr.x.b = kWidth - right;
   fr.xt = x_ticks(fr.x);
-  fr.left = left;
   return fr;
 }
 
@@ -202,34 +201,34 @@ void draw_frame_and_lines(const Figure& f, const Frame& fr, std::ostream& body) 
   if (f.ref_band) {
     // inside the frame; on a log axis an end at or below zero lies below it
     const auto pixel = [&](double v) {
-      return std::clamp(y.shows(v) ? y.at(v) : fr.bottom, fr.top, fr.bottom);
+      return std::clamp(y.shows(v) ? y.at(v) : fr.bottom(), fr.top(), fr.bottom());
     };
     const double upper = std::min(pixel(f.ref_band->low), pixel(f.ref_band->high));
     const double lower = std::max(pixel(f.ref_band->low), pixel(f.ref_band->high));
     if (lower > upper)
-      body << "<rect class=\"ref-band\" x=\"" << px(fr.left) << "\" y=\"" << px(upper)
-           << "\" width=\"" << px(x.b - fr.left) << "\" height=\"" << px(lower - upper)
+      body << "<rect class=\"ref-band\" x=\"" << px(fr.left()) << "\" y=\"" << px(upper)
+           << "\" width=\"" << px(x.b - fr.left()) << "\" height=\"" << px(lower - upper)
            << "\" fill=\"" << kPaperColour << "\" fill-opacity=\"0.15\"/>\n";
   }
-  body << "<rect x=\"" << px(fr.left) << "\" y=\"" << px(fr.top) << "\" width=\""
-       << px(x.b - fr.left) << "\" height=\"" << px(kPlotHeight)
+  body << "<rect x=\"" << px(fr.left()) << "\" y=\"" << px(fr.top()) << "\" width=\""
+       << px(x.b - fr.left()) << "\" height=\"" << px(kPlotHeight)
        << "\" fill=\"none\" stroke=\"#444\"/>\n";
   std::string marks;
   for (const Tick& t : fr.xt) {
     const double p = x.at(t.value);
-    marks += (marks.empty() ? "" : " ") + segment(p, fr.bottom, p, fr.bottom + kTickLength);
-    body << text_element(p, fr.bottom + kTickLength + 14.0, "middle", t.label);
+    marks += (marks.empty() ? "" : " ") + segment(p, fr.bottom(), p, fr.bottom() + kTickLength);
+    body << text_element(p, fr.bottom() + kTickLength + 14.0, "middle", t.label);
   }
   for (const Tick& t : fr.yt) {
     const double p = y.at(t.value);
-    marks += (marks.empty() ? "" : " ") + segment(fr.left - kTickLength, p, fr.left, p);
-    body << text_element(fr.left - kTickLength - 3.0, p + 3.5, "end", t.label);
+    marks += (marks.empty() ? "" : " ") + segment(fr.left() - kTickLength, p, fr.left(), p);
+    body << text_element(fr.left() - kTickLength - 3.0, p + 3.5, "end", t.label);
   }
   if (!marks.empty()) body << "<path d=\"" << marks << "\" stroke=\"#444\"/>\n";
 
   if (f.ref_hline && y.shows(*f.ref_hline)) {
     const double p = y.at(*f.ref_hline);
-    body << "<path class=\"ref-hline\" d=\"" << segment(fr.left, p, x.b, p) << "\" stroke=\""
+    body << "<path class=\"ref-hline\" d=\"" << segment(fr.left(), p, x.b, p) << "\" stroke=\""
          << kPaperColour << "\" stroke-width=\"1.2\"/>\n";
   }
   if (f.ref_line)
@@ -265,9 +264,9 @@ Drawn draw_data(const Figure& f, const std::vector<Series>& curves, const Frame&
       // above the point: a smaller pixel; past the doubles' range, to the frame
       const double high = y.shows(c.y[i] + e) ? y.at(c.y[i] + e) : -INFINITY;
       const double low = y.shows(c.y[i] - e) ? y.at(c.y[i] - e) : INFINITY;
-      std::string d = segment(p, std::max(high, fr.top), p, std::min(low, fr.bottom));
-      if (high >= fr.top) d += " " + segment(p - 2.5, high, p + 2.5, high);
-      if (low <= fr.bottom) d += " " + segment(p - 2.5, low, p + 2.5, low);
+      std::string d = segment(p, std::max(high, fr.top()), p, std::min(low, fr.bottom()));
+      if (high >= fr.top()) d += " " + segment(p - 2.5, high, p + 2.5, high);
+      if (low <= fr.bottom()) d += " " + segment(p - 2.5, low, p + 2.5, low);
       body << "<path class=\"error-bar\" d=\"" << d << "\" stroke=\"" << colour << "\"/>\n";
       drawn.bar = true;
     }
@@ -358,10 +357,10 @@ double draw_texts(const Figure& f, const Frame& fr, const std::vector<LegendEntr
                          " class=\"caption\" fill=\"#222\"");
   for (std::size_t i = 0; i < fr.y_lines.size(); ++i)
     body << "<text transform=\"translate(" << px(kEdge + kAscent + i * kPitch) << ","
-         << px(fr.top + 0.5 * kPlotHeight) << ") rotate(-90)\" text-anchor=\"middle\">"
+         << px(fr.top() + 0.5 * kPlotHeight) << ") rotate(-90)\" text-anchor=\"middle\">"
          << escape_xml(fr.y_lines[i]) << "</text>\n";
-  double baseline = fr.bottom + kTickLength + 14.0;
-  const double centre = 0.5 * (fr.left + fr.x.b);
+  double baseline = fr.bottom() + kTickLength + 14.0;
+  const double centre = 0.5 * (fr.left() + fr.x.b);
   const std::string x_title = f.x_label + (f.log_x ? (f.x_label.empty() ? "(log)" : " (log)") : "");
   if (!x_title.empty()) {
     baseline += 2.0;

@@ -249,9 +249,9 @@ CollisionResult run_collision(const CollisionCase& c, std::vector<CollisionSampl
 
   auto backend = make_cpu_backend(1);
   backend->initialize(m, s);
-  const PairKinematics before = pair_kinematics(c, m, s);
   // most collisions end within a few durations
   const PairTrack track = track_pair(c, m, s, *backend, max_steps, 4.0 * t_c / r.dt + 100.0);
+  const PairKinematics& before = track.samples.front().k;  // at the start, in free flight
 
   // free flight after the end: restitution from the relative velocities (spec §3.2–3.3)
   r.engine_status = s.status[0];
