@@ -6,14 +6,16 @@ GRANULAR_MPI ?= AUTO
 # the Python module (docs/python.md), built with the CLI and tested by `make test`
 GRANULAR_PYTHON ?= ON
 VENV ?= .venv
+DOCS_VENV ?= .venv-docs
 JOBS ?= $(shell nproc)
 DEMO_OUT ?= out/demo
+DIST ?= dist
 
 SANITIZE_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 120
 
 .PHONY: all deps deps-run deps-bench deps-sanitize configure build test run bench sanitize-build \
-	sanitize fuzz clean
+	sanitize fuzz wheel wheel-test docs clean
 
 all: build
 
@@ -49,6 +51,14 @@ endif
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The documentation site (docs/documentation-site.md) into $(BUILD)/site: MkDocs in .venv-docs,
+# strict (a warning fails it; not --quiet, which hides the warnings from --strict too); its
+# reference pages come from the build's CLI and Python stub
+docs: build
+	@scripts/docs_env.sh $(DOCS_VENV)
+	@GRANULAR_CLI=$(abspath $(BUILD))/granular GRANULAR_PYTHON_DIR=$(abspath $(BUILD))/python \
+		$(DOCS_VENV)/bin/mkdocs build --strict -d $(abspath $(BUILD))/site
+
 # the demo needs the CLI only: not the tests, the bench or the Python module
 run: deps-run configure
 	@cmake --build $(BUILD) -j $(JOBS) --target granular
@@ -80,6 +90,15 @@ sanitize: sanitize-build
 # are written to $(SANITIZE_BUILD)/fuzz-findings/ and fail the target.
 fuzz: sanitize-build
 	@scripts/run_fuzz.sh $(SANITIZE_BUILD) $(FUZZ_SECONDS)
+
+# a manylinux wheel of the portable CLI and module with the shipped cases, the registry, the
+# figure tools and the examples (scripts/build_wheel.sh, docs/python.md "Installing"), and its
+# test: installed with pip --no-index into a fresh environment where no compiler is on PATH
+wheel: deps-run
+	@scripts/build_wheel.sh $(DIST)
+
+wheel-test: wheel
+	@scripts/test_wheel.sh $(DIST)
 
 clean:
 	@rm -rf $(BUILD) $(SANITIZE_BUILD)

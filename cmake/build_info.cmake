@@ -5,6 +5,7 @@
 #   cmake -DSOURCE_DIR=... -DOUT=... -DVERSION=... -DBUILD_TYPE=... -DNATIVE=ON|OFF
 #         -DARCH_FLAGS=... -DCUDA=ON|OFF -DCUDA_ARCHITECTURES=... -DMPI=ON|OFF -DCOMPILER=...
 #         -P cmake/build_info.cmake
+cmake_minimum_required(VERSION 3.18)  # file(CONFIGURE); the @VAR@ rules of CMP0053
 set(commit "unknown")
 find_package(Git QUIET)
 if(GIT_FOUND AND EXISTS "${SOURCE_DIR}/.git")
@@ -44,10 +45,5 @@ const BuildInfo& build_info() {
 
 }  // namespace granular::io
 ")
-set(old "")
-if(EXISTS "${OUT}")
-  file(READ "${OUT}" old)
-endif()
-if(NOT old STREQUAL text)
-  file(WRITE "${OUT}" "${text}")
-endif()
+# written only when the text changes (file(CONFIGURE) keeps an unchanged file's time)
+file(CONFIGURE OUTPUT "${OUT}" CONTENT "@text@" @ONLY)

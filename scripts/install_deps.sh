@@ -17,7 +17,10 @@ set -euo pipefail
 # python3-pip: cmake/gsd.cmake downloads the gsd library's source distribution with it
 # chromium and chromium-driver: the report's figures are checked in a real browser
 # (tests/python/test_report_figures.py, with selenium from scripts/python_env.sh)
+# libxxhash-dev: the files' XXH64 checksums (io/checksum.hpp); xxhash: its xxhsum, which the
+# tests verify them with; python3-xxhash: tools/hostile_campaign.py recomputes them
 packages=(cmake make g++ libeigen3-dev nlohmann-json3-dev libgtest-dev librandom123-dev
+  libxxhash-dev xxhash python3-xxhash
   python3-vtk9 python3-numpy lammps libopenmpi-dev openmpi-bin python3-venv python3-dev
   python3-matplotlib python3-gsd python3-pip chromium chromium-driver)
 if [[ "${1:-}" == "--bench" ]]; then

@@ -42,8 +42,8 @@ runs them alone); they mutate the inputs that name files:
   summaries  N mutants of the summary.json of one of HostileMerge's two shards of
             tests/data/good_ensemble.json (tests/cli/hostile_cli_test.cpp), then `granular merge`:
             JSON mutations and records of files outside the shard, of the other shard's
-            snapshots, of links out, with their true size and checksum (io::Checksum,
-            reimplemented here). Findings: signals, exit 1, hangs, refusals not one line naming
+            snapshots, of links out, with their true size and checksum (io::Checksum:
+            XXH64, python3-xxhash). Findings: signals, exit 1, hangs, refusals not one line naming
             a shard, anything changed outside the merge's folder, a merge that exits 0 with a
             record that is not of the shard's own file, not a plain name, or not its bytes.
   checkpoints  N damages of a checkpoint of the same case stopped by SIGINT: one 8-byte word of
@@ -99,6 +99,8 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import xxhash  # python3-xxhash (scripts/install_deps.sh): the files' XXH64 checksums
 
 REPO = Path(__file__).resolve().parent.parent
 CASES_DIR = REPO / "cases"
@@ -891,28 +893,9 @@ def tree_changes(before, after):
                   [f"~{p}" for p in after.keys() & before.keys() if after[p] != before[p]])
 
 
-M64 = 2**64 - 1
-
-
-def checksum_round(h, w):
-    h = (h + w * 0xC2B2AE3D27D4EB4F) & M64
-    h = ((h << 31) | (h >> 33)) & M64
-    return (h * 0x9E3779B185EBCA87) & M64
-
-
 def checksum(data):
-    """io::Checksum (include/granular/io/checksum.hpp) of `data`: an xxHash64 round per
-    little-endian 8-byte word, then the zero-padded tail, the length and an avalanche."""
-    h, full = 0x27D4EB2F165667C5, len(data) // 8 * 8
-    for (w,) in struct.iter_unpack("<Q", data[:full]):
-        h = checksum_round(h, w)
-    h = checksum_round(h, int.from_bytes(data[full:].ljust(8, b"\0"), "little"))
-    h ^= len(data)
-    h ^= h >> 33
-    h = (h * 0xC2B2AE3D27D4EB4F) & M64
-    h ^= h >> 29
-    h = (h * 0x165667B19E3779F9) & M64
-    return h ^ (h >> 32)
+    """io::Checksum (include/granular/io/checksum.hpp) of `data`: XXH64 with seed 0."""
+    return xxhash.xxh64_intdigest(data)
 
 
 def file_record(data):
@@ -1453,7 +1436,7 @@ class Shards:
 
 def make_shards(binary, workroot):
     """HostileMerge's two shards of tests/data/good_ensemble.json and their merge, once; checks
-    the checksum reimplemented here against every record granular wrote."""
+    the checksum computed here against every record granular wrote."""
     base = workroot / "shards"
     base.mkdir()
     run = [str(binary), "run", str(ENSEMBLE_CASE), "--threads", "1"] + set_args(SHARD_SETS)
@@ -1469,7 +1452,7 @@ def make_shards(binary, workroot):
     records = summary["files"]
     for name, record in records.items():
         if file_record((base / "s0" / name).read_bytes()) != record:
-            sys.exit(f"hostile_campaign: the checksum reimplemented here gives another record of "
+            sys.exit(f"hostile_campaign: the checksum computed here gives another record of "
                      f"s0/{name} than granular's {record}")
 
     def true(path):

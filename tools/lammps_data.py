@@ -243,7 +243,7 @@ def frame_from_gsd(path, time):
 
     where = path
     needed = ("configuration/step", "configuration/box", "particles/N", "particles/typeid",
-              "particles/diameter", "particles/position", "particles/velocity", "log/time",
+              "particles/diameter", "particles/position", "particles/velocity", "log/Time",
               "log/bottom_y", "log/particles/omega")
     # gsd raises what its C reader and numpy raise (RuntimeError, OSError, ValueError, KeyError,
     # ...) on a damaged file: any of them, here only, is the file's fault
@@ -259,12 +259,12 @@ def frame_from_gsd(path, time):
             times = []
             for k in range(frames):
                 where = f"{path}: frame {k}"
-                if not trajectory.file.chunk_exists(frame=k, name="log/time"):
-                    raise Refused(f"{where}: no log/time (not a GSD file granular wrote)")
+                if not trajectory.file.chunk_exists(frame=k, name="log/Time"):
+                    raise Refused(f"{where}: no log/Time (not a GSD file granular wrote)")
                 times.append(float(np.asarray(trajectory.file.read_chunk(
-                    frame=k, name="log/time")).reshape(-1)[0]))
+                    frame=k, name="log/Time")).reshape(-1)[0]))
                 if not math.isfinite(times[-1]):
-                    raise Refused(f"{where}: log/time {times[-1]!r} is not finite")
+                    raise Refused(f"{where}: log/Time {times[-1]!r} is not finite")
             index = nearest(times, time)
             where = f"{path}: frame {index}"
             for name in needed:

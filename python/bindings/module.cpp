@@ -13,8 +13,11 @@
 
 #include "ensemble_binding.hpp"
 #include "granular/cases/case.hpp"
+#include "granular/cases/schema.hpp"
+#include "granular/cases/shipped.hpp"
 #include "granular/io/json_reader.hpp"
 #include "granular/io/provenance.hpp"
+#include "granular/io/suggest.hpp"
 #include "run_case.hpp"
 
 namespace nb = nanobind;
@@ -110,6 +113,22 @@ NB_MODULE(_core, m) {
       },
       nb::arg("path"), nb::arg("overrides"));
   m.def("load_case_text", &load_case_text, nb::arg("text"), nb::arg("file"), nb::arg("overrides"));
+
+  // the shipped cases (granular.cases) and the case schema (granular.schema)
+  m.def("shipped_case_names", &granular::cases::shipped_case_names);
+  m.def(
+      "shipped_case_text",
+      [](const std::string& name) {
+        const granular::cases::ShippedCase* c = granular::cases::find_shipped_case(name);
+        if (!c) throw CaseError("", "", "no shipped case " + granular::io::quoted(name));
+        return std::string(c->text);
+      },
+      nb::arg("name"));
+  m.def(
+      "case_schema",
+      [](const std::string& model) { return granular::cases::case_schema(model).dump(); },
+      nb::arg("model"));
+  m.def("did_you_mean", &granular::io::did_you_mean, nb::arg("word"), nb::arg("candidates"));
 
   // the run request of the CLI's options (cases::RunRequest), as granular.run fills it
   using granular::cases::RunRequest;

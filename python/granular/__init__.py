@@ -8,7 +8,8 @@ outputs and return them as numpy arrays.
     result = granular.run(case, out="out/demo", threads=2)
     result.disks["omega_bar"], result.units["disks"]
 
-Functions and classes: load_case, case_from_dict and Case (cases), run (a run into a folder),
+Functions and classes: load_case, case_from_dict and Case (cases), cases (the shipped cases:
+names, path, copy), schema (the case files' JSON Schema), run (a run into a folder),
 read and Result (a run's outputs as numpy arrays, with their units), Progress (what a
 run's progress callback receives), Ensemble (a packing
 ensemble stepped from Python), CaseError (a case's one-line error). ``python -m granular
@@ -20,13 +21,14 @@ import sys as _sys
 
 from . import _core
 from ._core import CaseError, __version__
-from ._cases import Case, load_case, case_from_dict
+from ._cases import Case, load_case, case_from_dict, schema
+from . import cases
 from ._ensemble import Ensemble
 from ._results import Result, read
 from ._run import Progress, run
 
-__all__ = ["CaseError", "__version__", "Case", "load_case", "case_from_dict", "Ensemble", "Result",
-           "read", "run", "Progress"]
+__all__ = ["CaseError", "__version__", "Case", "load_case", "case_from_dict", "schema", "cases",
+           "Ensemble", "Result", "read", "run", "Progress"]
 
 # summary.json records what started a run (docs/outputs.md, "Provenance"): here, the script
 _core.set_command_line(_shlex.join(["python"] + [a for a in _sys.argv if a]))

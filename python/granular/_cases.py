@@ -144,3 +144,10 @@ def case_from_dict(d: Dict[str, Any], set: Overrides = None, name: str = "<dict>
         raise _case_error(name, "", "nested deeper than a case may be "
                           f"({_core.max_json_depth} levels)") from None
     return Case(_core.load_case_text(text, name, _overrides(set)))
+
+
+def schema(model: Optional[str] = None) -> Dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of case files, or of ``model``'s only, as ``granular schema
+    [MODEL]`` prints it: the keys, types, bounds, choices and defaults the loaders read
+    (docs/cases.md, "Schema"). Raises CaseError for an unknown model."""
+    return json.loads(_core.case_schema(model or ""))

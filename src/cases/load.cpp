@@ -1,8 +1,11 @@
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 #include "granular/cases/case.hpp"
 #include "granular/cases/scan.hpp"
+#include "granular/cases/shipped.hpp"
+#include "granular/io/suggest.hpp"
 #include "granular/md/backend.hpp"
 
 namespace granular::cases {
@@ -168,6 +171,12 @@ void apply_override(nlohmann::json& doc, const std::string& override_text,
 LoadedCase load_case_json(nlohmann::json doc, const std::string& file,
                           const std::vector<std::string>& overrides) {
   for (const std::string& o : overrides) apply_override(doc, o, file);
+  // the schema a case names for its editor ("$schema": granular schema's output) is no key of
+  // the case
+  if (doc.is_object() && doc.contains("$schema")) {
+    if (!doc["$schema"].is_string()) throw CaseError(file, "/$schema", "must be a string");
+    doc.erase("$schema");
+  }
   try {
     // a scan: the same case at every combination of the scanned keys' values (scan.hpp)
     if (doc.is_object() && doc.contains("scan")) {
@@ -205,6 +214,18 @@ LoadedCase load_case_json(nlohmann::json doc, const std::string& file,
 }
 
 LoadedCase load_case(const std::string& path, const std::vector<std::string>& overrides) {
+  // a shipped case by its name where no file of that name is: `granular run demo_sweep`
+  std::error_code missing;
+  const bool plain_name = path.find('/') == std::string::npos && !path.empty();
+  if (plain_name && !std::filesystem::exists(path, missing)) {
+    const ShippedCase* shipped = find_shipped_case(path);
+    if (!shipped)
+      throw CaseError(path, "",
+                      "no such file, and no shipped case of that name" +
+                          io::did_you_mean(path, shipped_case_names()) +
+                          " (granular cases lists them)");
+    return load_case_json(shipped_case_json(*shipped), path, overrides);
+  }
   return load_case_json(io::read_json_file(path, io::max_document_bytes), path, overrides);
 }
 

@@ -106,6 +106,21 @@ class ScanCase : public Case {
 
 }  // namespace
 
+nlohmann::ordered_json scan_schema() {
+  using json = nlohmann::ordered_json;
+  return json{{"type", "object"},
+              {"description",
+               "the same case at every combination of these keys' values: "
+               "{\"/json/pointer\": [numbers]}"},
+              {"minProperties", 1},
+              {"propertyNames",
+               json{{"pattern", "^/[^=,]+$"},
+                    {"not", json{{"anyOf", json::array({json{{"const", "/model"}},
+                                                        json{{"pattern", "^/scan(/|$)"}}})}}}}},
+              {"additionalProperties",
+               json{{"type", "array"}, {"minItems", 1}, {"items", json{{"type", "number"}}}}}};
+}
+
 std::unique_ptr<Case> load_scan(const nlohmann::json& doc, const std::string& file,
                                 const nlohmann::json& scan) {
   if (!scan.is_object() || scan.empty())

@@ -43,6 +43,20 @@ constexpr const char* thread_count_expected = "expected an integer from 1 to 409
 // (main.cpp, beside the help texts).
 std::vector<std::string> command_options(const std::string& command);
 
+// `granular cases [show NAME | copy NAME [DIR] [--force]]` and `granular schema [MODEL]`
+// (catalog.cpp); args[0] is the command. Bad input throws io::CaseError.
+int cases_command(const std::vector<std::string>& args);
+int schema_command(const std::vector<std::string>& args);
+
+// `granular plot KIND ARGS...`: execs the figure tool of KIND (plot.cpp); returns only when it
+// cannot. Bad input throws io::CaseError.
+int plot_command(const std::vector<std::string>& args);
+
+// The file `relative` (e.g. "tools/plot_sweep.py") of those that ship beside the binary: in the
+// installed package one folder above it, else in the source tree it was built from; empty when
+// neither has it (installed_files.cpp).
+std::filesystem::path installed_file(const std::filesystem::path& relative);
+
 // `granular reproduce ARGS...` (args[0] is "reproduce"): reruns the papers' stated results and
 // writes the report (reproduce.cpp). Bad input throws io::CaseError.
 int reproduce(const std::vector<std::string>& args);

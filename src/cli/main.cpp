@@ -47,6 +47,9 @@ const char* const kUsage =
     "       granular merge --out DIR [--force] SHARD_DIR...\n"
     "       granular reproduce [PAPER...] [--quick|--full] --out DIR [--threads N]\n"
     "                    [--result ID]... [--max-cost S] [--registry FILE] [--dry-run]\n"
+    "       granular cases [show NAME | copy NAME [DIR] [--force]]\n"
+    "       granular schema [MODEL]\n"
+    "       granular plot sweep|scan|packing|paper|thesis ARGS...\n"
     "       granular COMMAND --help | granular --help | granular --version\n";
 
 // Each command's help: what it does, its options, its exit codes.
@@ -62,6 +65,8 @@ const CommandHelp kCommandHelp[] = {
      "\n"
      "Validates CASE.json, then runs it and writes its outputs into DIR (docs/outputs.md):\n"
      "the model's CSVs, summary.json last, run.log (the progress and the provenance).\n"
+     "CASE.json may be the name of a shipped case (granular cases lists them) where no file\n"
+     "of that name is: granular run demo_sweep.\n"
      "\n"
      "  --out DIR               output folder (default: out/<case file stem>)\n"
      "  --threads N             worker threads, N >= 1 (default: the OpenMP default)\n"
@@ -85,7 +90,7 @@ const CommandHelp kCommandHelp[] = {
      "\n"
      "Checks CASE.json and prints the quantities derived from it (t_c, e_n, dt, ...) and, for\n"
      "a packing ensemble, an estimate of the run's wall time from a short calibration run on\n"
-     "the given threads and backend. Writes nothing.\n"
+     "the given threads and backend. Writes nothing. CASE.json may be a shipped case's name.\n"
      "\n"
      "  --threads N             threads the estimate assumes (default: the OpenMP default)\n"
      "  --backend cpu|cuda      backend the estimate assumes (default: cpu)\n"
@@ -122,6 +127,34 @@ const CommandHelp kCommandHelp[] = {
      "\n"
      "exit status 3: the report is written and some result disagrees or failed to measure;\n"
      "75: stopped by Ctrl-C or SIGTERM (a long run checkpoints): repeat the command to continue\n"},
+    {"cases",
+     "usage: granular cases [show NAME | copy NAME [DIR] [--force]]\n"
+     "\n"
+     "The cases that ship with granular (the papers' figures and the demo; docs/cases.md):\n"
+     "without an argument, their names and what each runs; show NAME prints one; copy NAME\n"
+     "[DIR] writes it to DIR/NAME.json (default DIR: here) to edit. granular run NAME runs one\n"
+     "as it ships.\n"
+     "\n"
+     "  --force                 copy over an existing DIR/NAME.json\n"},
+    {"plot",
+     "usage: granular plot sweep OUT [--format png|pdf|svg] [--width single|double|INCHES]\n"
+     "       granular plot scan OUT COLUMN [--output FILE] [--format ...] [--width ...]\n"
+     "       granular plot packing FRAME.vtp|PACKING.pvd|PACKING.lammpstrj [OUT.png]\n"
+     "       granular plot paper MODEL FIG OUT... [--output FILE] [--window T0 T1]\n"
+     "       granular plot thesis FIG OUT... [--output FILE]\n"
+     "\n"
+     "Draws a figure from a run's output folder with the figure tools that ship with granular\n"
+     "(docs/figures.md): ⟨ω̄²⟩ against Γ of a sweep, a column of a scan's scan.csv, a packing's\n"
+     "snapshot, the impact papers' and the thesis' figures. Runs them with $GRANULAR_PYTHON,\n"
+     "else python3; they need matplotlib (pip install granular[plot]). KIND --help tells more.\n"},
+    {"schema",
+     "usage: granular schema [MODEL]\n"
+     "\n"
+     "Prints the JSON Schema (draft 2020-12) of case files, or of one model's: the keys, their\n"
+     "types, bounds, choices and defaults as the loaders read them (recorded from the shipped\n"
+     "cases; docs/cases.md, \"Schema\"). Save it and name it in a case as \"$schema\" for an\n"
+     "editor to complete and check the case; granular validate still checks what a schema\n"
+     "cannot say (relations between keys).\n"},
 };
 
 const char* const kExitCodes =
@@ -140,8 +173,18 @@ const char* const kHelp =
     "             single run writes (docs/outputs.md, \"Shards\")\n"
     "  reproduce  rerun the papers' stated results and write a report that sets each beside\n"
     "             the paper's number (docs/reproduce.md)\n"
+    "  cases      list the shipped cases (granular run NAME runs one), show or copy one\n"
+    "  schema     print the JSON Schema of case files, for editors\n"
+    "  plot       draw a figure of a run's outputs (sweep, scan, packing, paper, thesis)\n"
     "\n"
     "granular COMMAND --help describes a command and its options. Case files: docs/cases.md.\n";
+
+// The commands, as their help names them: what a mistyped command is matched against.
+std::vector<std::string> command_names() {
+  std::vector<std::string> names;
+  for (const CommandHelp& h : kCommandHelp) names.emplace_back(h.command);
+  return names;
+}
 
 // A bad command line: the message, then the usage line.
 struct UsageError {
@@ -197,7 +240,8 @@ Options parse_options(const std::vector<std::string>& args) {
   Options o;
   o.command = args.at(0);
   if (o.command != "run" && o.command != "validate" && o.command != "merge")
-    throw UsageError{"unknown command " + granular::io::quoted(o.command)};
+    throw UsageError{"unknown command " + granular::io::quoted(o.command) +
+                     granular::io::did_you_mean(o.command, command_names())};
   const bool run = o.command == "run";
   const bool merge = o.command == "merge";
   const bool validate = o.command == "validate";
@@ -391,11 +435,13 @@ int main(int argc, char** argv) {
     std::cout << kUsage << kHelp << kExitCodes;
     return kSuccess;
   }
-  // granular COMMAND --help
+  // granular COMMAND --help (granular plot KIND --help is the figure tool's)
+  const bool plot_kind =
+      args[0] == "plot" && args.size() > 1 && !args[1].empty() && args[1][0] != '-';
   for (const CommandHelp& h : kCommandHelp) {
-    if (args[0] == h.command && std::any_of(args.begin() + 1, args.end(), [](const std::string& a) {
-          return a == "--help" || a == "-h";
-        })) {
+    const bool help = std::any_of(args.begin() + 1, args.end(),
+                                  [](const std::string& a) { return a == "--help" || a == "-h"; });
+    if (args[0] == h.command && !plot_kind && help) {
       std::cout << h.text << kExitCodes;
       return kSuccess;
     }
@@ -418,6 +464,16 @@ int main(int argc, char** argv) {
                    "mpirun\n";
     return kBadInput;
 #endif
+  }
+  if (args[0] == "cases" || args[0] == "schema" || args[0] == "plot") {
+    try {
+      if (args[0] == "plot") return granular::cli::plot_command(args);
+      return args[0] == "cases" ? granular::cli::cases_command(args)
+                                : granular::cli::schema_command(args);
+    } catch (const CaseError& e) {
+      std::cerr << "granular: " << e.what() << "\n";
+      return kBadInput;
+    }
   }
   if (args[0] == "reproduce") {
     try {

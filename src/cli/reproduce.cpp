@@ -87,9 +87,9 @@ ReproduceOptions parse(const std::vector<std::string>& args) {
   if (o.out.empty() && !o.dry_run) throw io::CaseError("", "--out", "missing: the report's folder");
   if (o.registry.empty()) {
     const fs::path here = fs::path("papers") / "stated_results.json";
-    const fs::path built = fs::path(GRANULAR_SOURCE_DIR) / here;
+    const fs::path shipped = installed_file(here);
     std::error_code ec;
-    o.registry = (!fs::exists(here, ec) && fs::exists(built, ec) ? built : here).string();
+    o.registry = (!fs::exists(here, ec) && !shipped.empty() ? shipped : here).string();
   }
   return o;
 }
@@ -131,6 +131,7 @@ int reproduce_part(const std::vector<std::string>& args, int rank, int ranks,
       << "the runs results share)\n"
       << std::flush;
   if (o.dry_run) {
+    out << "registry: " << o.registry << "\n";
     for (const reproduce::Run& r : runs) {
       out << "  " << r.folder << ": " << (r.validate ? "validate " : "run ") << r.case_path;
       for (const std::string& s : r.overrides) out << " --set '" << s << "'";

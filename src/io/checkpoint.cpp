@@ -26,7 +26,7 @@ using md::RotationStats;
 using md::RunPosition;
 
 constexpr char magic[8] = {'G', 'R', 'A', 'N', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t version = 6;
+constexpr std::uint32_t version = 7;  // 7: XXH64 checksums (io/checksum.hpp)
 
 // The element sizes a file must agree on: a build with another layout reads garbage otherwise.
 constexpr std::uint32_t layout[] = {sizeof(double), sizeof(ContactSlot), sizeof(CellGrid),

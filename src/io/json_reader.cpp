@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "granular/io/input_file.hpp"
+#include "granular/io/key_record.hpp"
 #include "granular/io/suggest.hpp"
 
 namespace granular::io {
@@ -377,12 +378,57 @@ long long as_integer(const nlohmann::json& v, const std::string& file, const std
   return n;
 }
 
+namespace {
+
+// What the accessors below report to a KeyRecording (io/key_record.hpp).
+KeyRead number_read(Bound bound, bool required) {
+  KeyRead r(KeyKind::number, required);
+  r.positive = bound == Bound::positive;
+  r.non_negative = bound == Bound::non_negative;
+  return r;
+}
+
+KeyRead integer_read(long long at_least, bool required) {
+  KeyRead r(KeyKind::integer, required);
+  r.at_least = at_least;
+  return r;
+}
+
+KeyRead choice_read(const std::vector<std::string>& options, bool required) {
+  KeyRead r(KeyKind::choice, required);
+  r.options = options;
+  return r;
+}
+
+KeyRead with_fallback(KeyRead r, nlohmann::json fallback) {
+  r.fallback = std::move(fallback);
+  return r;
+}
+
+}  // namespace
+
 JsonObject::JsonObject(nlohmann::json& value, std::string file, std::string pointer)
     : json_(&value), file_(std::move(file)), pointer_(std::move(pointer)) {
   if (!value.is_object())
     throw CaseError(file_, pointer_.empty() ? "" : pointer_,
                     pointer_.empty() ? "the case must be a JSON object"
                                      : std::string("must be an object, not ") + type_name(value));
+  // a document's root begins a load; every object read is recorded, even one with no key
+  KeyRecording* r = active_key_recording();
+  if (r && pointer_.empty()) r->loads.emplace_back();
+  recorded();
+}
+
+ObjectRead* JsonObject::recorded() const {
+  KeyRecording* r = active_key_recording();
+  return r && !r->loads.empty() ? &r->loads.back()[schema_pointer(pointer_)] : nullptr;
+}
+
+void JsonObject::record(const std::string& key, const KeyRead& read) const {
+  if (ObjectRead* object = recorded()) {
+    const auto [at, fresh] = object->keys.emplace(key, read);
+    if (!fresh) merge_key_read(at->second, read);
+  }
 }
 
 std::string JsonObject::pointer_of(const std::string& key) const {
@@ -398,6 +444,7 @@ void JsonObject::allow_only(std::initializer_list<const char*> allowed) const {
 }
 
 void JsonObject::allow_only(const std::vector<std::string>& allowed) const {
+  if (ObjectRead* object = recorded()) object->allowed = allowed;
   for (const auto& item : json_->items()) {
     bool known = false;
     for (const std::string& a : allowed) known = known || item.key() == a;
@@ -409,7 +456,10 @@ void JsonObject::forbid(const std::string& key, const std::string& why) const {
   if (has(key)) fail(key, why);
 }
 
-bool JsonObject::has(const std::string& key) const { return json_->contains(key); }
+bool JsonObject::has(const std::string& key) const {
+  if (ObjectRead* object = recorded()) object->asked.insert(key);
+  return json_->contains(key);
+}
 
 nlohmann::json& JsonObject::required(const std::string& key) const {
   auto it = json_->find(key);
@@ -417,39 +467,49 @@ nlohmann::json& JsonObject::required(const std::string& key) const {
   return *it;
 }
 
-nlohmann::json& JsonObject::value(const std::string& key) const { return required(key); }
+nlohmann::json& JsonObject::value(const std::string& key) const {
+  record(key, KeyRead(KeyKind::any));
+  return required(key);
+}
 
 double JsonObject::number(const std::string& key, Bound bound) const {
+  record(key, number_read(bound, true));
   return as_number(required(key), file_, pointer_of(key), bound);
 }
 
 long long JsonObject::integer(const std::string& key, long long at_least) const {
+  record(key, integer_read(at_least, true));
   return as_integer(required(key), file_, pointer_of(key), at_least);
 }
 
 std::string JsonObject::string(const std::string& key) const {
+  record(key, KeyRead(KeyKind::string));
   const nlohmann::json& v = required(key);
   if (!v.is_string()) fail(key, "must be a string");
   return v.get<std::string>();
 }
 
 JsonObject JsonObject::object(const std::string& key) const {
+  record(key, KeyRead(KeyKind::object));
   return JsonObject(required(key), file_, pointer_of(key));
 }
 
 double JsonObject::number_or(const std::string& key, double fallback, Bound bound) const {
-  if (!has(key)) (*json_)[key] = fallback;
+  record(key, with_fallback(number_read(bound, false), fallback));
+  if (!json_->contains(key)) (*json_)[key] = fallback;
   return number(key, bound);
 }
 
 long long JsonObject::integer_or(const std::string& key, long long fallback,
                                  long long at_least) const {
-  if (!has(key)) (*json_)[key] = fallback;
+  record(key, with_fallback(integer_read(at_least, false), fallback));
+  if (!json_->contains(key)) (*json_)[key] = fallback;
   return integer(key, at_least);
 }
 
 std::uint64_t JsonObject::unsigned_or(const std::string& key, std::uint64_t fallback) const {
-  if (!has(key)) (*json_)[key] = fallback;
+  record(key, with_fallback(integer_read(0, false), fallback));
+  if (!json_->contains(key)) (*json_)[key] = fallback;
   const nlohmann::json& v = required(key);
   if (v.is_number_unsigned()) return v.get<std::uint64_t>();
   if (v.is_number_integer()) fail(key, "must be >= 0");
@@ -464,17 +524,20 @@ std::uint64_t JsonObject::unsigned_or(const std::string& key, std::uint64_t fall
 }
 
 std::string JsonObject::string_or(const std::string& key, const std::string& fallback) const {
-  if (!has(key)) (*json_)[key] = fallback;
+  record(key, with_fallback(KeyRead(KeyKind::string, false), fallback));
+  if (!json_->contains(key)) (*json_)[key] = fallback;
   return string(key);
 }
 
 JsonObject JsonObject::object_or_empty(const std::string& key) const {
-  if (!has(key)) (*json_)[key] = nlohmann::json::object();
+  record(key, KeyRead(KeyKind::object, false));
+  if (!json_->contains(key)) (*json_)[key] = nlohmann::json::object();
   return object(key);
 }
 
 std::string JsonObject::choice(const std::string& key, const std::vector<std::string>& options,
                                const std::string& what) const {
+  record(key, choice_read(options, true));
   const std::string s = string(key);
   for (const auto& o : options)
     if (s == o) return s;
@@ -483,7 +546,8 @@ std::string JsonObject::choice(const std::string& key, const std::vector<std::st
 
 std::string JsonObject::choice_or(const std::string& key, const std::vector<std::string>& options,
                                   const std::string& what, const std::string& fallback) const {
-  if (!has(key)) (*json_)[key] = fallback;
+  record(key, with_fallback(choice_read(options, false), fallback));
+  if (!json_->contains(key)) (*json_)[key] = fallback;
   return choice(key, options, what);
 }
 

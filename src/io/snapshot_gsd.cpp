@@ -46,7 +46,7 @@ Chunk chunk(const char* name, gsd_type type, std::uint32_t m, const std::vector<
 constexpr const char* chunk_names[] = {
     "configuration/step",    "configuration/dimensions", "configuration/box",  "particles/N",
     "particles/types",       "particles/typeid",         "particles/diameter", "particles/position",
-    "particles/orientation", "particles/velocity",       "log/time",           "log/bottom_y",
+    "particles/orientation", "particles/velocity",       "log/Time",           "log/bottom_y",
     "log/particles/omega",   "log/particles/theta"};
 
 std::vector<Chunk> frame_chunks(const md::PackingFrame& f) {
@@ -99,7 +99,7 @@ std::vector<Chunk> frame_chunks(const md::PackingFrame& f) {
   chunks.push_back(chunk("particles/position", GSD_TYPE_FLOAT, 3, position));
   chunks.push_back(chunk("particles/orientation", GSD_TYPE_FLOAT, 4, orientation));
   chunks.push_back(chunk("particles/velocity", GSD_TYPE_FLOAT, 3, velocity));
-  chunks.push_back(chunk("log/time", GSD_TYPE_DOUBLE, 1, std::vector<double>{f.t}));
+  chunks.push_back(chunk("log/Time", GSD_TYPE_DOUBLE, 1, std::vector<double>{f.t}));
   chunks.push_back(chunk("log/bottom_y", GSD_TYPE_DOUBLE, 1, std::vector<double>{f.bottom_y}));
   chunks.push_back(chunk("log/particles/omega", GSD_TYPE_DOUBLE, 1, f.omega));
   chunks.push_back(chunk("log/particles/theta", GSD_TYPE_DOUBLE, 1, f.theta));

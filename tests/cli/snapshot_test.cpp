@@ -372,7 +372,7 @@ TEST(SnapshotCli, GsdAndOvitoReadTheFramesAs2DWithTheirTimes) {
   const fs::path out = readers_run("gsd_ovito");
   const std::string python = reader_python();
   ASSERT_FALSE(python.empty());
-  // gsd's reader: every frame of the GSD file is the dump's frame: step, time (log/time, the
+  // gsd's reader: every frame of the GSD file is the dump's frame: step, time (log/Time, the
   // same double), a 2D box (dimensions 2, Lz = 0) of the dump's extent, the disks' types,
   // diameters, positions relative to the box's centre and velocities as float32 rounds the
   // dump's doubles, ω and θ (log/particles/) the dump's doubles
@@ -393,7 +393,7 @@ with gsd.hoomd.open(path, "r") as trajectory:
         c = frame.configuration
         assert c.step == step and c.dimensions == 2, (c.step, step, c.dimensions)
         assert list(c.box) == [f32(x1 - x0), f32(y1 - y0), 0, 0, 0, 0], c.box
-        assert frame.log["time"][0] == t and frame.log["bottom_y"][0] == y0
+        assert frame.log["Time"][0] == t and frame.log["bottom_y"][0] == y0
         p = frame.particles
         assert p.N == n and list(p.types) == [str(k + 1) for k in range(len(p.types))]
         cx, cy = 0.5 * x1, 0.5 * (y0 + y1)
@@ -416,14 +416,14 @@ print("gsd ok", len(frames))
   EXPECT_NE(g.output.find("gsd ok 5"), std::string::npos) << g.output;
 
   // OVITO opens the dump and the GSD file as 2D trajectories of 5 frames of 60 particles, each
-  // frame at its time (the dump's ITEM: TIME as attribute Time, the GSD file's log/time as
-  // attribute time) and step, the dump's positions (z = 0) and radii as written
+  // frame at its time (the dump's ITEM: TIME as attribute Time, the GSD file's log/Time as
+  // attribute Time too) and step, the dump's positions (z = 0) and radii as written
   const char* ovito_check = R"py(
 import sys
 from ovito.io import import_file
 dump, gsd = sys.argv[1], sys.argv[2]
 frames = open(dump).read().split("ITEM: TIME\n")[1:]
-for path, time_key in ((dump, "Time"), (gsd, "time")):
+for path, time_key in ((dump, "Time"), (gsd, "Time")):
     pipeline = import_file(path)
     assert pipeline.source.num_frames == len(frames), pipeline.source.num_frames
     for k, text in enumerate(frames):

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import CASES, SOURCE_DIR, granular_cli, set_args
+from conftest import CASES, CLI, SOURCE_DIR, granular_cli, set_args
 
 TOOLS = SOURCE_DIR / "tools"
 PYTHON = "/usr/bin/python3"
@@ -205,3 +205,28 @@ def test_thesis_and_paper_figures_take_format_and_width(sweep, tmp_path):
     pendulum = run(tmp_path / "pendulum", "pendulum_mu0.json", {})
     tool("paper_figures.py", "pendulum", "5", pendulum, "--format", "pdf", "--width", "double")
     assert_written(pendulum / "pendulum_fig5.pdf", "pdf", DOUBLE)
+
+
+
+def test_granular_plot_runs_the_same_tools(sweep, tmp_path):
+    """`granular plot KIND ARGS` runs the tool of KIND with the same arguments (issue 35), with
+    $GRANULAR_PYTHON; an unknown kind gets a "did you mean"."""
+    import os
+    recorder = tmp_path / "python"
+    recorder.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$(dirname "$0")/argv"\n')
+    recorder.chmod(0o755)
+    for kind, script, args in (("sweep", "plot_sweep.py", [str(sweep), "--format", "svg"]),
+                               ("thesis", "thesis_figures.py", ["5.2", "x", "--width", "single"])):
+        p = subprocess.run([CLI, "plot", kind, *args], capture_output=True, text=True,
+                           env=dict(os.environ, GRANULAR_PYTHON=str(recorder)))
+        assert p.returncode == 0, p.stderr
+        argv = (tmp_path / "argv").read_text().splitlines()
+        assert argv == [str(TOOLS / script), *args]
+    # and for real, with the tools' Python
+    figure = tmp_path / "sweep.svg"
+    p = subprocess.run([CLI, "plot", "sweep", str(sweep), "--output", str(figure)],
+                       capture_output=True, text=True, env=dict(os.environ, GRANULAR_PYTHON=PYTHON))
+    assert p.returncode == 0, p.stderr
+    assert ET.parse(figure).getroot().tag.endswith("svg")
+    p = subprocess.run([CLI, "plot", "swep", str(sweep)], capture_output=True, text=True)
+    assert p.returncode == 2 and 'did you mean "sweep"' in p.stderr

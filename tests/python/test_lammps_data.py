@@ -288,7 +288,7 @@ frame.particles.position = np.array([[-0.0014, -0.0005, 0], [0.0002, -0.0002, 0]
                                      [0.0017, -0.0004, 0]], dtype=np.float32)
 frame.particles.velocity = np.array([[0.25, -0.125, 0], [0, 0, 0], [0, 2.5, 0]],
                                     dtype=np.float32)
-log = {"time": np.array([0.06]), "bottom_y": np.array([0.00002]),
+log = {"Time": np.array([0.06]), "bottom_y": np.array([0.00002]),
        "particles/omega": np.array([3.5, -12.25, np.nan if "omega_nan" in drop else 0])}
 frame.log = {k: v for k, v in log.items() if k not in drop}
 try:
@@ -339,7 +339,7 @@ def test_a_valid_gsd_file_gives_its_disks(tmp_path):
 
 
 @needs_gsd
-@pytest.mark.parametrize("missing", ["time", "bottom_y", "particles/omega", "omega_nan"])
+@pytest.mark.parametrize("missing", ["Time", "bottom_y", "particles/omega", "omega_nan"])
 def test_a_gsd_frame_without_a_log_entry_is_one_line(tmp_path, missing):
     snapshot = run_folder(tmp_path, name="packing_0.gsd")
     gsd_file(snapshot, missing)

@@ -30,4 +30,7 @@ namespace granular::cases {
 std::unique_ptr<Case> load_scan(const nlohmann::json& doc, const std::string& file,
                                 const nlohmann::json& scan);
 
+// The JSON Schema of "scan" that load_scan checks (cases/schema.hpp).
+nlohmann::ordered_json scan_schema();
+
 }  // namespace granular::cases

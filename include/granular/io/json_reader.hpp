@@ -101,6 +101,9 @@ std::string pointer_token(const std::string& key);
 // Lower bound a number must satisfy.
 enum class Bound { any, non_negative, positive };
 
+struct KeyRead;  // io/key_record.hpp
+struct ObjectRead;
+
 // One JSON object of a case, in place: reads keys, checks them, fills defaults into it.
 class JsonObject {
  public:
@@ -159,6 +162,10 @@ class JsonObject {
 
  private:
   nlohmann::json& required(const std::string& key) const;
+  // This object in this thread's KeyRecording, if one is on (io/key_record.hpp); null else.
+  ObjectRead* recorded() const;
+  // Reports the read of `key` to it.
+  void record(const std::string& key, const KeyRead& read) const;
 
   nlohmann::json* json_;
   std::string file_;

@@ -90,9 +90,9 @@ class VtkSeries {
 // configuration/step, dimensions = 2, box [Lx, Ly, 0, 0, 0, 0] = the dump's x and y extent;
 // particles/N, types ("1", "2", ...: the dump's types), typeid, diameter, position (relative to
 // the box's centre, as HOOMD's boxes are centred; z = 0), orientation (the rotation by θ about
-// z), velocity, all float32 as the schema has them; log/time (the frame's time, which GSD has no
-// chunk for), log/bottom_y (the bottom wall's height), log/particles/omega and
-// log/particles/theta, float64: the state's doubles.
+// z), velocity, all float32 as the schema has them; log/Time (the frame's time, which GSD has no
+// chunk for; OVITO's attribute Time, as the dump's TIME), log/bottom_y (the bottom wall's
+// height), log/particles/omega and log/particles/theta, float64: the state's doubles.
 //
 // GSD rewrites its index and name list in place, so the file is no stream with a stable prefix:
 // a checkpoint records the whole file's size and checksum (after every frame the file is

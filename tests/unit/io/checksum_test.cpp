@@ -1,5 +1,6 @@
-// Tests for io/checksum.hpp: the sum of a stream does not depend on how it is split into
-// pieces, and it changes with any byte, any length and any order of the words.
+// Tests for io/checksum.hpp: it is XXH64 (the xxHash specification's test values, which
+// `xxhsum -H1` prints), the sum of a stream does not depend on how it is split into pieces, and
+// it changes with any byte, any length and any order of the words.
 #include "granular/io/checksum.hpp"
 
 #include <gtest/gtest.h>
@@ -25,6 +26,12 @@ std::string sample(std::size_t n) {
     ch = static_cast<char>(x >> 56);
   }
   return s;
+}
+
+TEST(Checksum, IsXxh64WithSeedZero) {
+  EXPECT_EQ(sum_of(""), 0xef46db3751d8e999ull);
+  EXPECT_EQ(sum_of("abc"), 0x44bc2cf5ad770999ull);
+  EXPECT_EQ(sum_of("Nobody inspects the spammish repetition"), 0xfbcea83c8a378bf1ull);
 }
 
 TEST(Checksum, IndependentOfHowTheStreamIsSplit) {
