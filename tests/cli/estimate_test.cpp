@@ -51,6 +51,12 @@ TEST_F(Estimate, ValidatePrintsTheWorkAndAFiniteWallTime) {
                         R"(stepped [1-9]\d* slice\(s\) after a warm-up: \S+ particle-steps/s, )"
                         R"(slices \S+ to \S+\n)")))
       << r.out;
+  // how the machine is shared, from one thread's times on and waiting for a CPU
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex(R"(\ncpu share: one thread ran \S+ % of the time it was ready, at \S+ )"
+                        R"(particle-steps/s of CPU time; (shared: the estimate assumes that share )"
+                        R"(for every thread of the run|the estimate is the calibration's rate)\n)")))
+      << r.out;
   // the calibration wrote nothing
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 0);
 

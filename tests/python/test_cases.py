@@ -236,7 +236,8 @@ def test_estimate_holds_the_work_and_the_wall_time():
     assert e["units"]["estimate"] == {
         "wall_time": "s", "wall_time_low": "s", "wall_time_high": "s", "build_time": "s",
         "rate": "particle-steps/s", "rate_low": "particle-steps/s",
-        "rate_high": "particle-steps/s"}
+        "rate_high": "particle-steps/s", "cpu_share": "%", "cpu_rate": "particle-steps/s"}
+    assert 0 < est["cpu_share"] <= 100 and est["cpu_rate"] > 0
     assert e["text"].startswith(f"work: {e['work']['steps']} steps × 480 disks")
     # the CLI prints the same work line
     cli = granular_cli("validate", CASES / "demo_sweep.json", "--threads", "2",
