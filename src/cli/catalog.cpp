@@ -1,7 +1,7 @@
 // `granular cases` (the shipped cases: list, show, copy) and `granular schema` (the case files'
 // JSON Schema): what a user who installed granular without its source reads before a run.
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli.hpp"
@@ -28,7 +28,7 @@ const cases::ShippedCase& shipped(const std::string& name) {
   return *c;
 }
 
-// A description cut to fit a line beside the name (io::excerpt's cut, at a UTF-8 boundary).
+// A description cut to `width` bytes, at a UTF-8 character's boundary, to fit beside the name.
 std::string headline(const std::string& description, std::size_t width) {
   if (description.size() <= width) return io::one_line(description);
   std::size_t cut = width - 3;
@@ -43,7 +43,7 @@ int list_cases() {
   for (const cases::ShippedCase& c : cases::shipped_cases()) {
     const std::string name = c.name;
     std::cout << name << std::string(width + 2 - name.size(), ' ')
-              << headline(cases::shipped_case_description(c), 96 - width) << "\n";
+              << headline(cases::shipped_case_description(c), width < 60 ? 96 - width : 36) << "\n";
   }
   std::cout << "\n"
             << cases::shipped_cases().size()
