@@ -44,6 +44,14 @@ def test_every_shipped_case_is_valid(case):
     granular.case_from_dict(doc)
 
 
+def test_a_schema_that_is_not_a_string_is_refused():
+    doc = json.loads((CASES / "demo_sweep.json").read_text())
+    doc["$schema"] = 1
+    assert list(VALIDATOR.iter_errors(doc))
+    with pytest.raises(granular.CaseError, match=r"/\$schema: must be a string"):
+        granular.case_from_dict(doc)
+
+
 def _definition(model):
     return SCHEMA["$defs"][model]
 
