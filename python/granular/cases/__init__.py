@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import shutil
 from typing import List, Union
 
 from .. import _core
@@ -32,8 +31,9 @@ def _checked(name: str) -> str:
     if not isinstance(name, str):
         raise TypeError(f"a case name is a str, not {type(name).__name__}")
     stem = name[:-5] if name.endswith(".json") else name
-    if stem not in names():
-        near = _core.did_you_mean(stem, names())
+    shipped = names()
+    if stem not in shipped:
+        near = _core.did_you_mean(stem, shipped)
         raise KeyError(f"no shipped case {stem!r}{near} (granular.cases.names() lists them)")
     return stem
 
