@@ -4,13 +4,16 @@
 //
 //   granular_bench --disks N --packings P [--threads T] [--backend cpu|cuda]
 //                  [--integrator gear5|velocity_verlet] [--steps S] [--warmup W]
-//                  [--gamma G] [--write-lammps FILE]
+//                  [--gamma G] [--write-lammps FILE] [--cuda-schedule block|warp:N[:TILE]]
 //
 // The bed: equal thirds of radii 1.5, 2.0, 2.5 cm (ρ = 3.57 kg/m²) in a box of width
 // 0.40 m · √(N/60) (the same shape at every size: 6 layers deep at 60 disks, 24 at 1 000, 76 at
 // 10 000), the thesis chapter-3 contact
 // (k_n = 1e4 N/m, k_t = 7.7e3 N/m, γ_n = 0.1 kg/s, μ = 0.1) on disks and walls, f = 80 Hz,
 // dt = t_c/50 of the lightest pair. Warm-up steps settle and start the drive before timing.
+// --cuda-schedule picks the CUDA block path's schedule (include/granular/md/cuda_schedule.hpp);
+// the record gives the time of one ensemble step, which is one packing's step latency while
+// the packings are no more than the device's SMs.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -28,6 +31,7 @@
 #include "granular/contact_law.hpp"
 #include "granular/io/provenance.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/cuda_schedule.hpp"
 #include "granular/md/ensemble/run.hpp"
 #include "granular/md/model.hpp"
 #include "granular/md/state.hpp"
@@ -52,6 +56,7 @@ struct Options {
   long long warmup = 20000;
   double gamma = 2.0;
   std::string lammps_data;  // write the warmed-up bed of packing 0 here
+  CudaSchedule schedule;    // the CUDA block path's
 };
 
 Options parse(int argc, char** argv) {
@@ -78,6 +83,8 @@ Options parse(int argc, char** argv) {
       o.gamma = std::stod(v);
     else if (a == "--write-lammps")
       o.lammps_data = v;
+    else if (a == "--cuda-schedule")
+      o.schedule = parse_cuda_schedule(v);
     else
       throw std::invalid_argument("unknown option " + a);
   }
@@ -184,8 +191,9 @@ int main(int argc, char** argv) {
   }
   try {
     Bed b = make_bed(o);
-    std::unique_ptr<Backend> backend =
-        o.backend == "cuda" ? make_cuda_backend() : make_cpu_backend(o.threads);
+    std::unique_ptr<Backend> backend = o.backend == "cuda"
+                                           ? make_cuda_backend(default_large_packing, o.schedule)
+                                           : make_cpu_backend(o.threads);
     backend->initialize(b.model, b.state);
     backend->advance(b.model, b.state, o.warmup);
     if (!o.lammps_data.empty()) write_lammps_data(o.lammps_data, b);
@@ -218,6 +226,7 @@ int main(int argc, char** argv) {
         {"disks_per_packing", o.disks},
         {"packings", o.packings},
         {"backend", backend->name()},
+        {"cuda_schedule", o.backend == "cuda" ? cuda_schedule_name(o.schedule) : ""},
         {"threads", o.threads},
         {"integrator", o.integrator},
         {"precision", "fp64"},
@@ -227,6 +236,7 @@ int main(int argc, char** argv) {
         {"warmup_steps", o.warmup},
         {"seconds", seconds},
         {"particle_steps_per_s", particle_steps / seconds},
+        {"step_seconds", seconds / static_cast<double>(o.steps)},
         {"contact_steps_per_s", contacts * o.steps / seconds},
         {"contacts_per_disk", contacts / b.model.n_disks()},
         {"rebuilds_per_1000_steps",

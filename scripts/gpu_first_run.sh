@@ -9,8 +9,9 @@
 #   scripts/gpu_first_run.sh [--prebuilt] [STEP ...]
 #   --prebuilt: run the binaries scripts/pack_gpu_build.sh built (carried), build nothing
 #   STEP: driver build smoke cuda-tests cmp bench suite sanitize ncu (the default: all of
-#   them), sanitize-grid, variants (build-gpu-var/*/granular_bench beside build-gpu's, built
-#   here by scripts/gpu_kernel_variants.sh)
+#   them), sanitize-grid, schedules (build-gpu's granular_bench on every CUDA schedule,
+#   include/granular/md/cuda_schedule.hpp), variants (build-gpu-var/*/granular_bench beside
+#   build-gpu's, built here by scripts/gpu_kernel_variants.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${GPU_RUN_WORK:-/tmp/gpu-run}
@@ -24,7 +25,7 @@ for a in "$@"; do
   case "$a" in
     --prebuilt) prebuilt=1 ;;
     driver | build | smoke | cuda-tests | cmp | bench | suite | sanitize | sanitize-grid | ncu | \
-      variants)
+      schedules | variants)
       steps+=("$a") ;;
     *) echo "gpu_first_run.sh: unknown argument $a" >&2; exit 2 ;;
   esac
@@ -36,13 +37,14 @@ pack() {
   cp "$out/summary.txt" "$back/" 2>/dev/null
   [[ -f "$out/bench.jsonl" ]] && cp "$out/bench.jsonl" "$back/"
   [[ -f "$out/variants.jsonl" ]] && cp "$out/variants.jsonl" "$back/"
+  [[ -f "$out/schedules.jsonl" ]] && cp "$out/schedules.jsonl" "$back/"
   (cd "$out" && find . -maxdepth 1 -name '*.log' -o -maxdepth 1 -name '*.txt' | tar czf "$back/logs.tar.gz" -T -)
   [[ -d "$out" ]] && for r in "$out"/*.ncu-rep; do [[ -f "$r" ]] && cp "$r" "$back/"; done
 }
 trap pack EXIT
 log() { echo "== [$(date -u +%T)] $*" | tee -a "$out/summary.txt"; }
 fail() { log "FAILED: $*"; exit 1; }
-cuda_tests='BackendTest/1.*:BackendTest/2.*:CudaShapeTest/*'
+cuda_tests='BackendTest/Cuda*:CudaShapeTest/*'
 # every CSV of run folder $1 byte-identical in run folder $2 (there must be some)
 same_csvs() {
   local files
@@ -157,8 +159,9 @@ fi
 # by design (NVIDIA/cccl issues 2104, 5327): only reports outside CUB count.
 sanitize() {
   local path=$1 filter tool f rc ours cub passed bad=()
-  [[ $path == block ]] && filter='BackendTest/1.*:CudaShapeTest/0.*' \
-    || filter='BackendTest/2.ADriveChanged*:CudaShapeTest/1.ThreeHundredDiskPacking'
+  [[ $path == block ]] \
+    && filter='BackendTest/Cuda.*:CudaShapeTest/Cuda.*:BackendTest/Cuda_warp_4_state.*' \
+    || filter='BackendTest/CudaGridWide.ADriveChanged*:CudaShapeTest/CudaGridWide.ThreeHundredDiskPacking'
   log "compute-sanitizer memcheck, racecheck, synccheck and initcheck on the $path path's tests"
   declare -A job
   for tool in memcheck racecheck synccheck initcheck; do
@@ -184,31 +187,51 @@ wants sanitize && sanitize block
 wants sanitize-grid && sanitize grid
 
 if wants ncu; then
-  log "Nsight Compute: the block kernel and the grid path's force kernel"
+  log "Nsight Compute: the block kernel, the warp schedule's and the grid path's force kernel"
   timeout 60 ncu --set full --clock-control none -k regex:advance_kernel -c 1 -o "$out/ncu-block" \
     "$build/granular_bench" --backend cuda --disks 60 --packings 1000 --steps 100 --warmup 0 \
     > "$out/ncu-block.log" 2>&1 || log "ncu on advance_kernel failed (see ncu-block.log)"
+  timeout 60 ncu --set full --clock-control none -k regex:advance_warps_kernel -c 1 \
+    -o "$out/ncu-warp" "$build/granular_bench" --backend cuda --disks 60 --packings 4096 \
+    --steps 100 --warmup 0 --integrator gear5 --cuda-schedule warp:4 \
+    > "$out/ncu-warp.log" 2>&1 || log "ncu on advance_warps_kernel failed (see ncu-warp.log)"
   timeout 60 ncu --set full --clock-control none -k regex:forces_kernel -c 1 -o "$out/ncu-grid" \
     "$build/granular_bench" --backend cuda --disks 100000 --packings 1 --steps 20 --warmup 0 \
     > "$out/ncu-grid.log" 2>&1 || log "ncu on forces_kernel failed (see ncu-grid.log)"
-  for report in ncu-block ncu-grid; do
+  for report in ncu-block ncu-warp ncu-grid; do
     [[ -f "$out/$report.ncu-rep" ]] && ncu --import "$out/$report.ncu-rep" --page details \
       > "$out/$report.txt" 2>&1
   done
 fi
+# one bench record of binary $1 on schedule $2, $3 packings of 60 disks, Gear5, into $4.jsonl
+# (tagged with the variant's name $5)
+bench_schedule() {
+  local line
+  line=$(timeout 90 "$1" --backend cuda --disks 60 --packings "$3" --integrator gear5 \
+    --steps 10000 --warmup 5000 --cuda-schedule "$2" 2>> "$out/$4.log" | tail -1)
+  [[ -n $line ]] || { log "$5 on $2 failed ($3 packings; see $4.log)"; return; }
+  echo "{\"variant\": \"$5\", \"result\": $line}" | tee -a "$out/$4.jsonl" >> "$out/summary.txt"
+}
+if wants schedules; then
+  # latency (132 packings: one per SM of an H100) and throughput (4 096), docs/performance.md
+  log "bench of every CUDA schedule, 60-disk packings, Gear5"
+  for packings in 132 4096; do
+    for schedule in block block:state block:history warp:1 warp:2 warp:4 warp:8 \
+      warp:2:state warp:4:state warp:8:state warp:2:history warp:4:history; do
+      bench_schedule "$build/granular_bench" "$schedule" "$packings" schedules build-gpu
+    done
+  done
+fi
 if wants variants; then
-  # each variant of the block kernel beside build-gpu's own, one after the other on this
-  # machine: 1 000 and 4 096 packings of 60 disks, both integrators (docs/performance.md)
+  # each variant (a register cap, ...) beside build-gpu's own, one after the other on this
+  # machine, on the schedules scripts/gpu_kernel_variants.sh named for it (block if none)
   log "bench of the kernel variants in build-gpu-var/ beside $build"
-  for packings in 1000 4096; do
-    for integrator in velocity_verlet gear5; do
-      for bin in "$build/granular_bench" build-gpu-var/*/granular_bench; do
-        [[ -x $bin ]] || continue
-        line=$(timeout 90 "$bin" --backend cuda --disks 60 --packings "$packings" \
-          --integrator "$integrator" 2>> "$out/variants.log" | tail -1)
-        [[ -n $line ]] || { log "variant $bin failed ($packings, $integrator)"; continue; }
-        echo "{\"variant\": \"$bin\", \"result\": $line}" | tee -a "$out/variants.jsonl" \
-          >> "$out/summary.txt"
+  for packings in 132 4096; do
+    for dir in "$build" build-gpu-var/*; do
+      [[ -x $dir/granular_bench ]] || continue
+      schedules=$(cat "$dir/schedules.txt" 2>/dev/null || echo block)
+      for schedule in $schedules; do
+        bench_schedule "$dir/granular_bench" "$schedule" "$packings" variants "$(basename "$dir")"
       done
     done
   done

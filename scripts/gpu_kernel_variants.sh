@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Builds here, for a GPU loan, variants of the block kernel to bench side by side: each a copy of
-# kernels/cuda_backend.cu edited by a sed expression (its launch bounds, a register cap, ...),
-# compiled with build-gpu's CUDA flags and linked with build-gpu's link line into
+# Builds here, for a GPU loan, variants of the block path's kernels to bench side by side: each
+# a copy of kernels/cuda_backend.cu edited by a sed expression (its launch bounds, a register
+# cap, ...), compiled with build-gpu's CUDA flags and linked with build-gpu's link line into
 # build-gpu-var/<name>/granular_bench. Prints each variant's registers and spills (ptxas).
 # `scripts/gpu_first_run.sh --prebuilt variants` then benches every variant beside build-gpu's
-# own bench on one machine (carry build-gpu-var too). Needs scripts/pack_gpu_build.sh first.
-#   scripts/gpu_kernel_variants.sh NAME='SED' [NAME='SED' ...]
+# own bench on one machine (carry build-gpu-var too), on the CUDA schedules named in SCHEDULES
+# (block if unset). Needs scripts/pack_gpu_build.sh first. Without arguments it builds the
+# prepared candidates (below).
+#   [SCHEDULES='warp:4 ...'] scripts/gpu_kernel_variants.sh [NAME='SED' ...]
 #   e.g. scripts/gpu_kernel_variants.sh cap128='s/kMinBlocks = 1;/kMinBlocks = 2;/'
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +18,14 @@ out=$root/build-gpu-var
   echo "gpu_kernel_variants.sh: no $build: run scripts/pack_gpu_build.sh first" >&2
   exit 2
 }
-[[ $# -gt 0 ]] || { echo "usage: scripts/gpu_kernel_variants.sh NAME='SED' ..." >&2; exit 2; }
+if [[ $# -eq 0 ]]; then
+  # the warp schedule's kernel capped at 128 and at 80 registers a thread (16 and 25 resident
+  # packings an SM instead of 12), on its resident-heavy schedules
+  SCHEDULES='warp:4 warp:8 warp:8:state' "$0" \
+    warp-cap128='s/kWarpMinBlocks = 1;/kWarpMinBlocks = 2;/' \
+    warp-cap80='s/kWarpMinBlocks = 1;/kWarpMinBlocks = 3;/'
+  exit
+fi
 flags_make=$build/CMakeFiles/granular_physics.dir/flags.make
 defines=$(sed -n 's/^CUDA_DEFINES = //p' "$flags_make")
 flags=$(sed -n 's/^CUDA_FLAGS = //p' "$flags_make")
@@ -42,6 +51,9 @@ for spec in "$@"; do
     "$build/CMakeFiles/granular_bench.dir/link.txt")
   (cd "$build" && eval "$link")
   rm -rf "$dir/obj" "$dir/libgranular_physics.a"
-  grep -A3 "Compiling entry function '.*advance_kernel" "$dir/ptxas.txt" \
-    | grep -E "spill|Used" | sed "s/^ptxas info *: //; s/^ */$name: /" | tee "$dir/registers.txt"
+  echo "${SCHEDULES:-block}" > "$dir/schedules.txt"
+  grep -A3 "Compiling entry function '.*advance_\(warps_\)\?kernel" "$dir/ptxas.txt" \
+    | grep -E "entry|spill|Used" | sed -E "s/^ptxas info *: //; s/^ */$name: /; \
+      s/.*(advance_(warps_)?kernel)ILNS0_12TileContentsE([0-9]).* for '(sm_[0-9]+)'.*/$name: \1<\3> \4/" \
+    | tee "$dir/registers.txt"
 done

@@ -11,7 +11,7 @@
 namespace granular::test {
 
 struct HostPairScratch {
-  std::vector<int> touch_count, touch_pair, pair_first, pair_total;
+  std::vector<int> touch_count, touch_pair, pair_first;
   std::vector<unsigned char> touch_slot;
   std::vector<std::uint64_t> fresh;
   std::vector<md::PairContact> pairs;
@@ -25,10 +25,9 @@ struct HostPairScratch {
     touch_pair.assign(slots, -1);
     fresh.assign(n, 0);
     pair_first.assign(n, 0);
-    pair_total.assign(static_cast<std::size_t>(m.n_packings()), 0);
     pairs.assign(n * static_cast<std::size_t>(md::pairs_per_disk(m.neighbor.max_contacts)), {});
-    view = {touch_count.data(), touch_slot.data(), touch_pair.data(), fresh.data(),
-            pair_first.data(),  pair_total.data(), pairs.data()};
+    view = {touch_count.data(), touch_slot.data(), touch_pair.data(),
+            fresh.data(),       pair_first.data(), pairs.data()};
   }
 };
 

@@ -53,10 +53,13 @@ bool cuda_device_available();
 // answer (e.g. a driver too old for the CUDA runtime), or no device.
 std::string cuda_unavailable_reason();
 
+// Packings above this many disks take the CUDA backend's grid-wide path by default.
+constexpr int default_large_packing = 2048;
+
 // The CUDA backend (kernels/cuda_backend.cu): the same step stages launched on the device, a
-// block per packing; when some packing has more than `large_packing` disks, a thread per disk
-// across the whole grid (kernels/cuda_grid_path.cu). Throws std::runtime_error when the build
-// has no CUDA or no device is present.
-std::unique_ptr<Backend> make_cuda_backend(int large_packing = 2048);
+// block per packing (other schedules: cuda_schedule.hpp); when some packing has more than
+// `large_packing` disks, a thread per disk across the whole grid (kernels/cuda_grid_path.cu).
+// Throws std::runtime_error when the build has no CUDA or no device is present.
+std::unique_ptr<Backend> make_cuda_backend(int large_packing = default_large_packing);
 
 }  // namespace granular::md

@@ -59,8 +59,11 @@ struct EnsembleView {
   std::uint64_t* contact_mask;
   std::uint32_t* status;
   std::int64_t* rebuild_count;
-  int disk_count;  // disks of the whole ensemble: the length of each gear_high column
+  int disk_count;  // the length of each gear_high column: the ensemble's disks (a tile's: its own)
 };
+
+// gear_high's columns: the 3rd, 4th and 5th derivatives of x, y and θ.
+constexpr int gear_columns = 9;
 
 // Column k of gear_high (state.hpp): the (k % 3 + 3)-th derivative of coordinate k / 3.
 GRANULAR_HD inline double* gear_column(const EnsembleView& v, int k) {

@@ -9,30 +9,68 @@
 
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../../support/scenes.hpp"
 #include "../../support/supported_disk_ensemble.hpp"
+#include "granular/md/cuda_schedule.hpp"
 #include "granular/md/state.hpp"
 
 namespace granular::md {
 namespace {
 
+// Each backend under test has a name the tests are listed by (BackendTest/Cuda.*), which
+// scripts/gpu_first_run.sh filters on.
 struct Cpu {
   static std::unique_ptr<Backend> make() { return make_cpu_backend(2); }
   static bool available() { return true; }
+  static std::string name() { return "Cpu"; }
 };
 
 struct Cuda {
   static std::unique_ptr<Backend> make() { return make_cuda_backend(); }
   static bool available() { return cuda_device_available(); }
+  static std::string name() { return "Cuda"; }
 };
 
 // The grid-wide path of large packings, forced on these small ones.
 struct CudaGridWide {
   static std::unique_ptr<Backend> make() { return make_cuda_backend(0); }
   static bool available() { return cuda_device_available(); }
+  static std::string name() { return "CudaGridWide"; }
+};
+
+// The block path on another schedule (cuda_schedule.hpp): Name is its name.
+template <const char* Name>
+struct CudaOn {
+  static std::unique_ptr<Backend> make() {
+    return make_cuda_backend(default_large_packing, parse_cuda_schedule(Name));
+  }
+  static bool available() { return cuda_device_available(); }
+  static std::string name() {
+    std::string name = std::string("Cuda_") + Name;
+    for (char& c : name) c = c == ':' ? '_' : c;
+    return name;  // e.g. Cuda_warp_4_state
+  }
+};
+constexpr char block_state[] = "block:state";
+constexpr char block_history[] = "block:history";
+constexpr char warp_1[] = "warp:1";
+constexpr char warp_4_state[] = "warp:4:state";
+constexpr char warp_8_history[] = "warp:8:history";  // too large: falls back to warp:8:state
+using CudaBlockState = CudaOn<block_state>;
+using CudaBlockHistory = CudaOn<block_history>;
+using CudaWarp1 = CudaOn<warp_1>;
+using CudaWarp4State = CudaOn<warp_4_state>;
+using CudaWarp8History = CudaOn<warp_8_history>;
+
+struct BackendName {
+  template <class B>
+  static std::string GetName(int) {
+    return B::name();
+  }
 };
 
 // Three vibrated packings of 30 disks, stepped on the backend under test and on the 1-thread
@@ -40,8 +78,9 @@ struct CudaGridWide {
 // every sum).
 template <class B>
 class BackendTest : public ::testing::Test {};
-using Backends = ::testing::Types<Cpu, Cuda, CudaGridWide>;
-TYPED_TEST_SUITE(BackendTest, Backends);
+using Backends = ::testing::Types<Cpu, Cuda, CudaGridWide, CudaBlockState, CudaBlockHistory,
+                                  CudaWarp1, CudaWarp4State, CudaWarp8History>;
+TYPED_TEST_SUITE(BackendTest, Backends, BackendName);
 
 struct Run {
   EnsembleModel model;
@@ -184,8 +223,9 @@ void expect_matches_cpu(Run reference, std::int64_t steps) {
 // block_step_test.cpp and step_test.cpp)
 template <class B>
 class CudaShapeTest : public ::testing::Test {};
-using CudaBackends = ::testing::Types<Cuda, CudaGridWide>;
-TYPED_TEST_SUITE(CudaShapeTest, CudaBackends);
+using CudaBackends = ::testing::Types<Cuda, CudaGridWide, CudaBlockState, CudaBlockHistory,
+                                      CudaWarp1, CudaWarp4State, CudaWarp8History>;
+TYPED_TEST_SUITE(CudaShapeTest, CudaBackends, BackendName);
 
 TYPED_TEST(CudaShapeTest, SixtyDiskPackings) {
   if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
@@ -200,6 +240,26 @@ TYPED_TEST(CudaShapeTest, ThreeHundredDiskPacking) {
 TYPED_TEST(CudaShapeTest, ThousandPackings) {
   if (backend_unavailable<TypeParam>()) GTEST_SKIP() << cuda_unavailable_reason();
   expect_matches_cpu<TypeParam>(vibrated_ensemble(1000, 20, 5), 2000);
+}
+
+// The schedules' names read back as they are written, and a wrong one is refused, saying why.
+TEST(CudaSchedule, NamesRoundTrip) {
+  for (const char* name : {"block:reads", "block:state", "block:history", "warp:1:reads",
+                           "warp:4:state", "warp:8:history"}) {
+    EXPECT_EQ(cuda_schedule_name(parse_cuda_schedule(name)), name);
+  }
+  EXPECT_EQ(cuda_schedule_name(parse_cuda_schedule("block")), "block:reads");
+  EXPECT_EQ(parse_cuda_schedule("warp:3").packings_per_block, 3);
+  EXPECT_EQ(parse_cuda_schedule("warp:3:history").tile, TileContents::contact_history);
+  for (const char* wrong : {"", "warp", "warp:0", "warp:9", "warp:12", "warp:x", "block:all",
+                            "blocks", "warp:2:state:state"}) {
+    try {
+      parse_cuda_schedule(wrong);
+      ADD_FAILURE() << "accepted '" << wrong << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("expected block or warp:N"), std::string::npos);
+    }
+  }
 }
 
 }  // namespace

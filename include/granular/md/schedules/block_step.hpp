@@ -5,10 +5,17 @@
 // kernel's own code, all but its concurrency. The CPU backend steps packings with step_packing
 // (step.hpp) instead; both give the same bits.
 //
-// A Block policy provides: for_each(begin, end, f) (a stage's indices over the threads),
-// first_thread(), barrier(), barrier_or(any), raise(status, flags) (an atomic or), add(int*, n)
-// (an atomic add returning the old value), height_range(v, first, last) (the lowest and highest
-// y of the disks, block-wide) and environment(pp, t) (packing_environment, evaluated once).
+// A Block policy provides: for_each(begin, end, f) (a stage's indices over the threads, index k
+// to the same thread in every stage), first_thread(), barrier(), barrier_or(any),
+// raise(status, flags) (an atomic or), add(int*, n) (an atomic add returning the old value),
+// height_range(v, first, last) (the lowest and highest y of the disks, block-wide),
+// environment(pp, t) (packing_environment, evaluated once) and exclusive_sum(a, first, last,
+// base) (a[i] for i in [first, last), each written by the thread for_each gives i, replaced by
+// base plus the sum of a[first..i), in integers, so in any order; returns the sum of all, to
+// every thread; afterwards the thread for_each gives i sees a[i]).
+//
+// Where a stage's thread reads only what the same thread wrote (its own disk), no barrier
+// separates the stages: the mapping of indices to threads is the same in every stage.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +59,15 @@ struct SerialBlock {
   }
   GRANULAR_HD PackingEnvironment environment(const PackingParams& pp, double t_end) const {
     return packing_environment(pp, t_end);
+  }
+  GRANULAR_HD int exclusive_sum(int* a, int first, int last, int base) const {
+    int next = base;
+    for (int i = first; i < last; ++i) {
+      const int count = a[i];
+      a[i] = next;
+      next += count;
+    }
+    return next - base;
   }
 };
 
@@ -121,7 +137,10 @@ GRANULAR_HD void rebuild_on_block(const Block& block, const EnsembleView& v, int
   block.barrier();
 }
 
-// Every disk's force and torque at time t (pair_forces.hpp: a pair per thread).
+// Every disk's force and torque at time t (pair_forces.hpp: a pair per thread). Book, number
+// and list need no barrier between them (each thread numbers and lists the disks it booked;
+// the policy's exclusive_sum synchronizes what it must). Ends without a barrier: the thread
+// that summed disk i's force is the one that reads it next.
 GRANULAR_HD_POLICY_TEMPLATE
 template <class Block>
 GRANULAR_HD void forces_on_block(const Block& block, const EnsembleView& v,
@@ -132,15 +151,12 @@ GRANULAR_HD void forces_on_block(const Block& block, const EnsembleView& v,
   block.for_each(first, last, [&](int i) {
     if (!book_disk_contacts(v, pairs, i)) block.raise(v.status + p, status_contact_overflow);
   });
-  block.barrier();
-  if (block.first_thread()) number_packing_pairs(v, pairs, p);
-  block.barrier();
+  const int n_pairs = block.exclusive_sum(pairs.pair_first, first, last, first_pair_index(v, p));
   block.for_each(first, last, [&](int i) { list_disk_pairs(v, pairs, i); });
   block.barrier();
-  block.for_each(0, pairs.pair_total[p], [&](int q) { evaluate_pair(v, pairs, p, q); });
+  block.for_each(0, n_pairs, [&](int q) { evaluate_pair(v, pairs, p, q); });
   block.barrier();
   block.for_each(first, last, [&](int i) { sum_disk_forces(v, pairs, p, i, env); });
-  block.barrier();
 }
 
 // prime_packing (step.hpp) on the block: the lists, the forces of the initial state at time t

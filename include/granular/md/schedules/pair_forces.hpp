@@ -5,11 +5,12 @@
 // in ascending partner order, gravity first and walls last: the order of the CPU's pairwise
 // pass (step.hpp, packing_forces_pairwise), so every force and history is bitwise the same.
 //
-// Per step, with barriers between the stages:
+// Per step (block_step.hpp, forces_on_block, says where the barriers fall):
 //   book (per disk)     the disk's touching partners in ascending order, each given its history
 //                       slot (opened when new, as the CPU opens them), stale slots freed; the
 //                       count of its pairs with higher partners
-//   number (per packing) pair indices: an exclusive sum of those counts
+//   number (per packing) pair indices: an exclusive sum of those counts in disk order (the
+//                       pairs are listed as the CPU meets them, by lower disk then partner)
 //   list (per disk)     the disk's pairs with higher partners into the packing's pair list
 //   evaluate (per pair) the contact law on the lower disk's history copy, written to both
 //                       copies; the force kept with the pair and the pair's index given to both
@@ -51,7 +52,6 @@ struct PairScratch {
   int* touch_pair;            // their pairs' indices, or −1 (n_disks × max_contacts)
   std::uint64_t* fresh;       // bit k: slot k opened this step (n_disks)
   int* pair_first;            // pairs with higher partners: count, then first index (n_disks)
-  int* pair_total;            // pairs of the packing (n_packings)
   PairContact* pairs;         // (n_disks × pairs_per_disk)
 };
 
@@ -90,16 +90,9 @@ GRANULAR_HD inline bool book_disk_contacts(const EnsembleView& v, const PairScra
   return ok;
 }
 
-// number: the first pair index of every disk of packing p (an exclusive sum of the counts, in
-// disk order: the pairs are listed as the CPU meets them, by lower disk then higher partner).
-GRANULAR_HD inline void number_packing_pairs(const EnsembleView& v, const PairScratch& s, int p) {
-  int next = v.offset[p] * pairs_per_disk(v.max_contacts);
-  for (int i = v.offset[p]; i < v.offset[p + 1]; ++i) {
-    const int count = s.pair_first[i];
-    s.pair_first[i] = next;
-    next += count;
-  }
-  s.pair_total[p] = next - v.offset[p] * pairs_per_disk(v.max_contacts);
+// The index of packing p's first pair in the pair list.
+GRANULAR_HD inline int first_pair_index(const EnsembleView& v, int p) {
+  return v.offset[p] * pairs_per_disk(v.max_contacts);
 }
 
 // list: disk i's pairs with higher partners, ascending, into the packing's pair list.
@@ -122,7 +115,7 @@ GRANULAR_HD inline int touch_position(const unsigned char* touch, int count, int
 
 // evaluate: pair q of packing p (q counted from the packing's first pair).
 GRANULAR_HD inline void evaluate_pair(const EnsembleView& v, const PairScratch& s, int p, int q) {
-  const int index = v.offset[p] * pairs_per_disk(v.max_contacts) + q;
+  const int index = first_pair_index(v, p) + q;
   PairContact& pair = s.pairs[index];
   const int i = pair.i;
   const int j = pair.j;

@@ -2,8 +2,9 @@
 // the CUDA block's stages replayed on the host equal the CPU backend bitwise on the shapes the
 // kernel meets: 60-disk thesis packings (two warps), a 300-disk packing (ten warps, several
 // disks per thread) and an ensemble of 1 000 packings; and they do so when every stage visits
-// its threads in a scrambled order, as the lanes of a GPU may; the block's prime equals the
-// CPU's.
+// its threads in a scrambled order, as the lanes of a GPU may, and on the warp schedule's
+// lanes (a warp per packing, each lane taking indices 32 apart, the height range by a
+// butterfly over the lanes); the block's prime equals the CPU's.
 #include "granular/md/schedules/block_step.hpp"
 
 #include <gtest/gtest.h>
@@ -45,6 +46,76 @@ struct ScrambledBlock {
   }
   PackingEnvironment environment(const PackingParams& pp, double t_end) const {
     return packing_environment(pp, t_end);
+  }
+  int exclusive_sum(int* a, int first, int last, int base) const {
+    return SerialBlock{}.exclusive_sum(a, first, last, base);
+  }
+};
+
+// The warp schedule's CudaWarp (kernels/cuda_backend.cu) replayed lane by lane: a stage runs
+// lane 0's indices (begin, begin + 32, ...), then lane 1's, and so on; the height range is the
+// butterfly of shuffles the lanes exchange, on the order-preserving keys; the exclusive sum
+// the rounds of 32 indices, each scanned by the lanes' shuffles up.
+struct WarpLanes {
+  static constexpr int lanes = 32;
+  template <class F>
+  void for_each(int begin, int end, F&& f) const {
+    for (int lane = 0; lane < lanes; ++lane) {
+      for (int k = begin + lane; k < end; k += lanes) f(k);
+    }
+  }
+  bool first_thread() const { return true; }
+  void barrier() const {}
+  bool barrier_or(bool any) const { return any; }
+  void raise(std::uint32_t* status, std::uint32_t flag) const { *status |= flag; }
+  int add(int* a, int n) const { return SerialBlock{}.add(a, n); }
+  HeightRange height_range(const EnsembleView& v, int first, int last) const {
+    std::uint64_t lo[lanes], hi[lanes];
+    for (int lane = 0; lane < lanes; ++lane) {
+      lo[lane] = ~0ull;
+      hi[lane] = 0;
+      for (int i = first + lane; i < last; i += lanes) {
+        lo[lane] = std::min(lo[lane], height_key(v.y[i]));
+        hi[lane] = std::max(hi[lane], height_key(v.y[i]));
+      }
+    }
+    for (int d = lanes / 2; d > 0; d /= 2) {
+      std::uint64_t next_lo[lanes], next_hi[lanes];
+      for (int lane = 0; lane < lanes; ++lane) {
+        next_lo[lane] = std::min(lo[lane], lo[lane ^ d]);
+        next_hi[lane] = std::max(hi[lane], hi[lane ^ d]);
+      }
+      std::copy(next_lo, next_lo + lanes, lo);
+      std::copy(next_hi, next_hi + lanes, hi);
+    }
+    for (int lane = 1; lane < lanes; ++lane) {
+      EXPECT_EQ(lo[lane], lo[0]);  // every lane ends with the whole warp's range
+      EXPECT_EQ(hi[lane], hi[0]);
+    }
+    return {height_of_key(lo[0]), height_of_key(hi[0])};
+  }
+  PackingEnvironment environment(const PackingParams& pp, double t_end) const {
+    return packing_environment(pp, t_end);
+  }
+  int exclusive_sum(int* a, int first, int last, int base) const {
+    int carry = base;
+    for (int round = first; round < last; round += lanes) {
+      int own[lanes], inclusive[lanes];
+      for (int lane = 0; lane < lanes; ++lane) {
+        own[lane] = round + lane < last ? a[round + lane] : 0;
+        inclusive[lane] = own[lane];
+      }
+      for (int d = 1; d < lanes; d *= 2) {
+        int below[lanes];
+        for (int lane = 0; lane < lanes; ++lane) below[lane] = inclusive[std::max(0, lane - d)];
+        for (int lane = d; lane < lanes; ++lane) inclusive[lane] += below[lane];
+      }
+      for (int lane = 0; lane < lanes; ++lane) {
+        if (round + lane < last) a[round + lane] = carry + inclusive[lane] - own[lane];
+      }
+      carry += inclusive[lanes - 1];
+    }
+    return carry - base;
   }
 };
 
@@ -129,6 +200,12 @@ TEST(BlockStep, ThousandPackingEnsemble) {
 TEST(BlockStep, AnyThreadOrderGivesTheSameBits) {
   std::mt19937 random(11);
   expect_block_matches_cpu(make_ensemble(4, 60, 8), ScrambledBlock{&random}, 20000, 1500);
+}
+
+TEST(BlockStep, WarpScheduleGivesTheSameBits) {
+  expect_block_matches_cpu(make_ensemble(3, 60, 8), WarpLanes{}, 20000, 2000);
+  expect_block_matches_cpu(make_ensemble(1, 300, 12), WarpLanes{}, 15000, 1000);
+  expect_block_matches_cpu(make_ensemble(200, 8, 2, 1e-5), WarpLanes{}, 5000, 200);
 }
 
 // Prescribed bodies, tilt and an applied torque (the supported-disk systems): the same bits, also

@@ -1,8 +1,8 @@
 // Tests for include/granular/md/schedules/packing_tile.hpp: a packing copied into its tile, stepped
 // there by the CUDA block kernel's steps (advance_packing_on_block with one thread) and copied back
-// ends bitwise where the CPU backend ends; the steps write the tiled arrays only in the tile and
-// the others only within the packing, touch no other packing, and the tile's size is the one the
-// header documents.
+// ends bitwise where the CPU backend ends, whatever the tile holds; the steps write the tiled
+// arrays only in the tile and the others only within the packing, touch no other packing, and
+// the tile's size is the one the header documents.
 #include "granular/md/schedules/packing_tile.hpp"
 
 #include <gtest/gtest.h>
@@ -128,22 +128,36 @@ void for_each_disk_array(State& a, State& b, int max_neighbors, int max_contacts
   f("contact_mask", a.contact_mask, b.contact_mask, 1);
 }
 
-// The arrays a tile holds (packing_tile.hpp).
-bool tiled(const std::string& name) {
-  return name == "x" || name == "y" || name == "theta" || name == "vx" || name == "vy" ||
-         name == "slots_used" || name == "cell_disks";
+// The state arrays a tile of `contents` holds (packing_tile.hpp).
+bool tiled(const std::string& name, TileContents contents) {
+  const bool read = name == "x" || name == "y" || name == "theta" || name == "vx" || name == "vy" ||
+                    name == "slots_used" || name == "cell_disks";
+  const bool own = name == "omega" || name == "ax" || name == "ay" || name == "alpha" ||
+                   name == "gear_high" || name == "fx" || name == "fy" || name == "torque" ||
+                   name == "x_ref" || name == "y_ref" || name == "neighbors" ||
+                   name == "neighbor_count" || name == "neighbor_upper";
+  const bool history = name == "contacts" || name == "walls";
+  switch (contents) {
+    case TileContents::neighbours_read:
+      return read;
+    case TileContents::disk_state:
+      return read || own;
+    case TileContents::contact_history:
+      return read || own || history;
+  }
+  return false;
 }
 
 // Every per-disk array and cell_start of `after` equals `before` bitwise outside packing p's
 // range, and so do the other packings' grids and counters; while the tile is stepped
 // (`stepping`), the tiled arrays and cell_start are unchanged inside packing p as well.
 void expect_unchanged_outside(const EnsembleModel& m, const EnsembleState& before,
-                              const EnsembleState& after, int p, bool stepping,
-                              const std::string& when) {
+                              const EnsembleState& after, int p, TileContents contents,
+                              bool stepping, const std::string& when) {
   for_each_disk_array(
       before, after, m.neighbor.max_neighbors, m.neighbor.max_contacts,
       [&](const char* name, const auto& a, const auto& b, int width) {
-        const bool frozen = stepping && tiled(name);
+        const bool frozen = stepping && tiled(name, contents);
         const int first = frozen ? m.n_disks() : m.offset[p];
         const int last = frozen ? m.n_disks() : m.offset[p + 1];
         EXPECT_TRUE(same_bytes(a.data(), b.data(), static_cast<std::size_t>(first) * width))
@@ -198,7 +212,10 @@ int open_contacts(const EnsembleState& s) {
   return open;
 }
 
-TEST(PackingTile, TiledKernelStepsReproduceTheCpuBackendBitwise) {
+class PackingTileContents : public ::testing::TestWithParam<TileContents> {};
+
+TEST_P(PackingTileContents, TiledKernelStepsReproduceTheCpuBackendBitwise) {
+  const TileContents contents = GetParam();
   Ensemble cpu = make_ensemble();
   Ensemble tiled = make_ensemble();
   const EnsembleModel& m = tiled.model;
@@ -218,16 +235,18 @@ TEST(PackingTile, TiledKernelStepsReproduceTheCpuBackendBitwise) {
       SCOPED_TRACE("launch " + std::to_string(launch) + ", packing " + std::to_string(p));
       const EnsembleView global = make_view(m, tiled.state);
       const EnsembleState before = tiled.state;
-      TileBuffer tile(tile_bytes(global, p));
-      copy_packing_to_tile(global, p, tile.data(), 0, 1);
-      advance_packing_on_block(SerialBlock{}, tile_view(global, p, tile.data()), pairs.view, p,
-                               tiled.state.step, tiled.state.t0, steps);
+      TileBuffer tile(tile_bytes(global, p, contents));
+      copy_packing_to_tile(global, p, tile.data(), 0, 1, contents);
+      advance_packing_on_block(SerialBlock{}, tile_view(global, p, tile.data(), contents),
+                               pairs.view, p, tiled.state.step, tiled.state.t0, steps);
       // the steps wrote the tiled arrays only into the tile, the others only within the
       // packing, and nothing behind the tile
-      expect_unchanged_outside(m, before, tiled.state, p, true, "while stepping the tile");
+      expect_unchanged_outside(m, before, tiled.state, p, contents, true,
+                               "while stepping the tile");
       EXPECT_TRUE(tile.guard_intact());
-      copy_tile_to_packing(tile.data(), global, p, 0, 1);
-      expect_unchanged_outside(m, before, tiled.state, p, false, "after copying the tile back");
+      copy_tile_to_packing(tile.data(), global, p, 0, 1, contents);
+      expect_unchanged_outside(m, before, tiled.state, p, contents, false,
+                               "after copying the tile back");
     }
     tiled.state.step += steps;
     expect_same_trajectory(m, cpu.state, tiled.state);
@@ -239,7 +258,12 @@ TEST(PackingTile, TiledKernelStepsReproduceTheCpuBackendBitwise) {
   }
 }
 
-// Threads copying with a stride fill the same tile as one thread (each element copied once).
+INSTANTIATE_TEST_SUITE_P(EveryDepth, PackingTileContents,
+                         ::testing::Values(TileContents::neighbours_read, TileContents::disk_state,
+                                           TileContents::contact_history));
+
+// Threads copying with a stride fill the same tile as one thread (each element copied once),
+// whatever the tile holds.
 TEST(PackingTile, StridedCopiesFillTheSameTile) {
   Ensemble e = make_ensemble();
   auto backend = make_cpu_backend(1);
@@ -247,33 +271,50 @@ TEST(PackingTile, StridedCopiesFillTheSameTile) {
   backend->advance(e.model, e.state, 1000);
   const EnsembleView global = make_view(e.model, e.state);
   const int p = 2;
-  TileBuffer serial(tile_bytes(global, p));
-  TileBuffer strided(tile_bytes(global, p));
-  copy_packing_to_tile(global, p, serial.data(), 0, 1);
-  for (int thread = 0; thread < 32; ++thread) {
-    copy_packing_to_tile(global, p, strided.data(), thread, 32);
-  }
-  EXPECT_EQ(std::memcmp(serial.data(), strided.data(), serial.bytes), 0);
+  for (TileContents contents :
+       {TileContents::neighbours_read, TileContents::disk_state, TileContents::contact_history}) {
+    SCOPED_TRACE(static_cast<int>(contents));
+    TileBuffer serial(tile_bytes(global, p, contents));
+    TileBuffer strided(tile_bytes(global, p, contents));
+    copy_packing_to_tile(global, p, serial.data(), 0, 1, contents);
+    for (int thread = 0; thread < 32; ++thread) {
+      copy_packing_to_tile(global, p, strided.data(), thread, 32, contents);
+    }
+    EXPECT_EQ(std::memcmp(serial.data(), strided.data(), serial.bytes), 0);
 
-  // and a strided copy-out restores the packing from its tile
-  const EnsembleState copied = e.state;
-  for (double& x : e.state.x) x = 0.0;
-  for (std::uint64_t& used : e.state.slots_used) used = 7;
-  for (int thread = 0; thread < 32; ++thread) {
-    copy_tile_to_packing(strided.data(), global, p, thread, 32);
+    // and a strided copy-out restores the packing from its tile
+    const EnsembleState copied = e.state;
+    for (double& x : e.state.x) x = 0.0;
+    for (std::uint64_t& used : e.state.slots_used) used = 7;
+    for (double& d : e.state.gear_high) d = -1.0;  // (zero in the free fall so far)
+    for (ContactSlot& c : e.state.walls) c.partner = -7;
+    for (int thread = 0; thread < 32; ++thread) {
+      copy_tile_to_packing(strided.data(), global, p, thread, 32, contents);
+    }
+    const int first = e.model.offset[p];
+    const int n = e.model.packing_size(p);
+    EXPECT_TRUE(same_bytes(copied.x.data() + first, e.state.x.data() + first, n));
+    EXPECT_TRUE(same_bytes(copied.slots_used.data() + first, e.state.slots_used.data() + first, n));
+    const bool own = contents != TileContents::neighbours_read;
+    const bool history = contents == TileContents::contact_history;
+    for (int k = 0; k < gear_columns; ++k) {
+      const std::size_t at = static_cast<std::size_t>(k) * e.model.n_disks() + first;
+      EXPECT_EQ(same_bytes(copied.gear_high.data() + at, e.state.gear_high.data() + at, n), own)
+          << "gear column " << k;
+    }
+    EXPECT_EQ(same_bytes(copied.walls.data() + first * n_walls,
+                         e.state.walls.data() + first * n_walls, n * n_walls),
+              history);
+    e.state = copied;
   }
-  const int first = e.model.offset[p];
-  const int n = e.model.packing_size(p);
-  EXPECT_TRUE(same_bytes(copied.x.data() + first, e.state.x.data() + first, n));
-  EXPECT_TRUE(same_bytes(copied.slots_used.data() + first, e.state.slots_used.data() + first, n));
 }
 
 // The tile of a thesis packing of n disks (test::thesis_sized_model).
-std::size_t thesis_tile_bytes(int n) {
+std::size_t thesis_tile_bytes(int n, TileContents contents = TileContents::neighbours_read) {
   const EnsembleModel m = test::thesis_sized_model(1, n);
   const std::vector<double> zeros(m.n_disks(), 0.0);
   EnsembleState s = make_state(m, zeros, zeros, 0.0);
-  return tile_bytes(make_view(m, s), 0);
+  return tile_bytes(make_view(m, s), 0, contents);
 }
 
 TEST(PackingTile, BytesAreTheDocumentedOnes) {
@@ -286,6 +327,15 @@ TEST(PackingTile, BytesAreTheDocumentedOnes) {
   // every packing of the block path (up to 2 048 disks) fits a block's opt-in shared memory on
   // an A100 (163 KB) and an H100 (227 KB)
   EXPECT_LT(thesis_tile_bytes(2046), 163u * 1024u);
+  // each disk's own state: 12 doubles and Gear's 9 derivatives, 3 masses, 2 ints and a list of
+  // 24 neighbours, 272 B; its history: 10 disk and 3 wall slots of 48 B, 624 B
+  EXPECT_EQ(thesis_tile_bytes(60, TileContents::disk_state), 4112u + 60u * 272u);
+  EXPECT_EQ(thesis_tile_bytes(60, TileContents::disk_state), 20432u);
+  EXPECT_EQ(thesis_tile_bytes(60, TileContents::contact_history), 20432u + 60u * 624u);
+  EXPECT_EQ(thesis_tile_bytes(60, TileContents::contact_history), 57872u);
+  // eleven, or four, such tiles in an SM's 228 KB
+  EXPECT_EQ(228u * 1024u / thesis_tile_bytes(60, TileContents::disk_state), 11u);
+  EXPECT_EQ(228u * 1024u / thesis_tile_bytes(60, TileContents::contact_history), 4u);
 }
 
 }  // namespace
