@@ -47,6 +47,34 @@ inline double fbrpa_wall_velocity(double vn, double theta, double u) {
   return std::cos(b);  // the wall's vertical velocity, units of Aω_b
 }
 
+// The first two moments of FBRPA's wall velocity at one approach speed vn (< 0) on a wall at
+// angle θ (units of Aω_b), with their standard errors, from `draws` draws of stream 1 of
+// `seed` (draw k at step k): what `granular validate` reports of a case's FBRPA wall. For
+// |vn| ≫ 1, ⟨V⟩ → −1/(2 vn) and ⟨V²⟩ → 1/2 (thesis eqs. 2.45–2.46); as |vn| → 0, V → 1.
+struct FbrpaMoments {
+  double mean, mean_se;
+  double mean_square, mean_square_se;
+};
+
+inline FbrpaMoments fbrpa_moments(double vn, double theta, std::int64_t draws, std::uint64_t seed) {
+  double m1 = 0.0, m2 = 0.0, m4 = 0.0;
+  for (std::int64_t k = 0; k < draws; ++k) {
+    const auto words = random_words({seed, 0, 1}, static_cast<std::uint64_t>(k));
+    const double v = fbrpa_wall_velocity(vn, theta, uniform_open(words.v[0]));
+    m1 += v;
+    m2 += v * v;
+    m4 += v * v * v * v;
+  }
+  const double n = static_cast<double>(draws);
+  m1 /= n;
+  m2 /= n;
+  m4 /= n;
+  // the sample variances of V and of V², over n − 1
+  const double var1 = std::max(0.0, (m2 - m1 * m1) * n / (n - 1.0));
+  const double var2 = std::max(0.0, (m4 - m2 * m2) * n / (n - 1.0));
+  return {m1, std::sqrt(var1 / n), m2, std::sqrt(var2 / n)};
+}
+
 // FBRPA draws at one collision before the model gives up on it (its run stops with a status).
 inline constexpr std::uint32_t max_fbrpa_draws = 1000;
 

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 
+#include "granular/cases/fbrpa_description.hpp"
 #include "granular/cases/md_schema.hpp"
 #include "granular/cases/models.hpp"
 #include "granular/cases/output_folder.hpp"
@@ -515,6 +516,7 @@ void PackingEnsemble::describe(Description& d) const {
         << d.number("start_lift", ed_->start_lift, "%.3g") << "; collapse cap "
         << d.number("max_event_rate", ed_->max_event_rate, "%.3g", "events per disk per second")
         << " events per disk per second\n";
+    describe_fbrpa(d, 0.0, p.seed);
   } else {
     const double t_c = shortest_collision_time(p.disk_disk, p.disk_wall, m_light, m_heavy);
     const double dt_max = std::min(largest_time_step(p.disk_disk, m_light / 2.0),
