@@ -49,6 +49,16 @@ constexpr int kMinBlocks = 1;
 constexpr int kWarpMinBlocks = 1;
 constexpr unsigned kFullWarp = 0xffffffffu;
 
+// The sum of `value` over lanes 0 … lane of the warp (a scan by shuffles up; integers, so the
+// order of the additions does not matter).
+__device__ int warp_inclusive_sum(int value, int lane) {
+  for (int d = 1; d < 32; d *= 2) {
+    const int below = __shfl_up_sync(kFullWarp, value, d);
+    if (lane >= d) value += below;
+  }
+  return value;
+}
+
 // The threads of a CUDA block, for advance_packing_on_block (block_step.hpp).
 struct CudaBlock {
   template <class F>
@@ -83,13 +93,32 @@ struct CudaBlock {
     __syncthreads();
     return shared;
   }
-  // on the first thread, between barriers (a few dozen disks)
+  // blockDim.x indices a round, each thread's own (for_each's): each warp scans its 32 by
+  // shuffles, then every thread adds the totals of the warps below it and of the rounds before.
+  // Thread k reads and writes only a[first + k + blockDim.x r] (its own disks' counts, which it
+  // booked); the barriers guard the warps' totals.
   __device__ int exclusive_sum(int* a, int first, int last, int base) const {
-    __shared__ int total;
-    __syncthreads();
-    if (threadIdx.x == 0) total = SerialBlock{}.exclusive_sum(a, first, last, base);
-    __syncthreads();
-    return total;
+    __shared__ int warp_total[kMaxThreads / 32];
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const int warps = static_cast<int>(blockDim.x) / 32;
+    int carry = base;
+    for (int round = first; round < last; round += blockDim.x) {
+      const int i = round + static_cast<int>(threadIdx.x);
+      const int own = i < last ? a[i] : 0;
+      const int inclusive = warp_inclusive_sum(own, lane);
+      __syncthreads();  // the previous round's totals are read
+      if (lane == 31) warp_total[warp] = inclusive;
+      __syncthreads();
+      int below = 0, round_total = 0;
+      for (int w = 0; w < warps; ++w) {
+        below += w < warp ? warp_total[w] : 0;
+        round_total += warp_total[w];
+      }
+      if (i < last) a[i] = carry + below + inclusive - own;
+      carry += round_total;
+    }
+    return carry - base;
   }
 };
 
@@ -139,11 +168,7 @@ struct CudaWarp {
     for (int round = first; round < last; round += 32) {
       const int i = round + lane;
       const int own = i < last ? a[i] : 0;
-      int inclusive = own;
-      for (int d = 1; d < 32; d *= 2) {
-        const int below = __shfl_up_sync(kFullWarp, inclusive, d);
-        if (lane >= d) inclusive += below;
-      }
+      const int inclusive = warp_inclusive_sum(own, lane);
       if (i < last) a[i] = carry + inclusive - own;
       carry += __shfl_sync(kFullWarp, inclusive, 31);
     }

@@ -8,10 +8,11 @@
 # ./gpu-run without it) gets summary.txt, bench.jsonl and logs.tar.gz of every log.
 #   scripts/gpu_first_run.sh [--prebuilt] [STEP ...]
 #   --prebuilt: run the binaries scripts/pack_gpu_build.sh built (carried), build nothing
-#   STEP: driver build smoke cuda-tests cmp bench suite sanitize ncu (the default: all of
-#   them), sanitize-grid, schedules (build-gpu's granular_bench on every CUDA schedule,
-#   include/granular/md/cuda_schedule.hpp), variants (build-gpu-var/*/granular_bench beside
-#   build-gpu's, built here by scripts/gpu_kernel_variants.sh)
+#   STEP: driver build smoke cuda-tests cmp bench schedules suite sanitize ncu (the default:
+#   all of them; schedules benches build-gpu's granular_bench on every CUDA schedule,
+#   include/granular/md/cuda_schedule.hpp), sanitize-grid, variants
+#   (build-gpu-var/*/granular_bench beside build-gpu's, built here by
+#   scripts/gpu_kernel_variants.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${GPU_RUN_WORK:-/tmp/gpu-run}
@@ -30,7 +31,7 @@ for a in "$@"; do
     *) echo "gpu_first_run.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
-[[ ${#steps[@]} -eq 0 ]] && steps=(driver build smoke cuda-tests cmp bench suite sanitize ncu)
+[[ ${#steps[@]} -eq 0 ]] && steps=(driver build smoke cuda-tests cmp bench schedules suite sanitize ncu)
 wants() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 
 pack() {
@@ -131,6 +132,26 @@ if wants bench; then
   bench 150 --backend cuda --disks 1000000 --packings 1 --steps 2000 --warmup 4000
 fi
 
+# one bench record of binary $1 on schedule $2, $3 packings of 60 disks, Gear5, into $4.jsonl
+# (tagged with the variant's name $5)
+bench_schedule() {
+  local line
+  line=$(timeout 90 "$1" --backend cuda --disks 60 --packings "$3" --integrator gear5 \
+    --steps 10000 --warmup 5000 --cuda-schedule "$2" 2>> "$out/$4.log" | tail -1)
+  [[ -n $line ]] || { log "$5 on $2 failed ($3 packings; see $4.log)"; return; }
+  echo "{\"variant\": \"$5\", \"result\": $line}" | tee -a "$out/$4.jsonl" >> "$out/summary.txt"
+}
+if wants schedules; then
+  # latency (132 packings: one per SM of an H100) and throughput (4 096), docs/performance.md
+  log "bench of every CUDA schedule, 60-disk packings, Gear5"
+  for packings in 132 4096; do
+    for schedule in block block:state block:history warp:1 warp:2 warp:4 warp:8 \
+      warp:2:state warp:4:state warp:8:state warp:2:history warp:4:history; do
+      bench_schedule "$build/granular_bench" "$schedule" "$packings" schedules build-gpu
+    done
+  done
+fi
+
 if wants suite; then
   # the whole GoogleTest suite in $jobs shards at once (each test is its own process under ctest
   # too, so the tests are safe side by side); the CUDA tests may not skip
@@ -201,25 +222,6 @@ if wants ncu; then
   for report in ncu-block ncu-warp ncu-grid; do
     [[ -f "$out/$report.ncu-rep" ]] && ncu --import "$out/$report.ncu-rep" --page details \
       > "$out/$report.txt" 2>&1
-  done
-fi
-# one bench record of binary $1 on schedule $2, $3 packings of 60 disks, Gear5, into $4.jsonl
-# (tagged with the variant's name $5)
-bench_schedule() {
-  local line
-  line=$(timeout 90 "$1" --backend cuda --disks 60 --packings "$3" --integrator gear5 \
-    --steps 10000 --warmup 5000 --cuda-schedule "$2" 2>> "$out/$4.log" | tail -1)
-  [[ -n $line ]] || { log "$5 on $2 failed ($3 packings; see $4.log)"; return; }
-  echo "{\"variant\": \"$5\", \"result\": $line}" | tee -a "$out/$4.jsonl" >> "$out/summary.txt"
-}
-if wants schedules; then
-  # latency (132 packings: one per SM of an H100) and throughput (4 096), docs/performance.md
-  log "bench of every CUDA schedule, 60-disk packings, Gear5"
-  for packings in 132 4096; do
-    for schedule in block block:state block:history warp:1 warp:2 warp:4 warp:8 \
-      warp:2:state warp:4:state warp:8:state warp:2:history warp:4:history; do
-      bench_schedule "$build/granular_bench" "$schedule" "$packings" schedules build-gpu
-    done
   done
 fi
 if wants variants; then

@@ -2,9 +2,10 @@
 // the CUDA block's stages replayed on the host equal the CPU backend bitwise on the shapes the
 // kernel meets: 60-disk thesis packings (two warps), a 300-disk packing (ten warps, several
 // disks per thread) and an ensemble of 1 000 packings; and they do so when every stage visits
-// its threads in a scrambled order, as the lanes of a GPU may, and on the warp schedule's
-// lanes (a warp per packing, each lane taking indices 32 apart, the height range by a
-// butterfly over the lanes); the block's prime equals the CPU's.
+// its threads in a scrambled order, as the lanes of a GPU may, and thread by thread as the
+// CUDA block's and the warp schedule's threads take them (indices 64 or 32 apart, the height
+// range by butterflies over the lanes, the pair numbering by the warps' scans); the block's
+// prime equals the CPU's.
 #include "granular/md/schedules/block_step.hpp"
 
 #include <gtest/gtest.h>
@@ -52,16 +53,20 @@ struct ScrambledBlock {
   }
 };
 
-// The warp schedule's CudaWarp (kernels/cuda_backend.cu) replayed lane by lane: a stage runs
-// lane 0's indices (begin, begin + 32, ...), then lane 1's, and so on; the height range is the
-// butterfly of shuffles the lanes exchange, on the order-preserving keys; the exclusive sum
-// the rounds of 32 indices, each scanned by the lanes' shuffles up.
-struct WarpLanes {
+// The CUDA policies (kernels/cuda_backend.cu) replayed thread by thread: CudaWarp (kThreads =
+// 32) and CudaBlock (kThreads = 64 for 60 disks, 256 for 300). A stage runs thread 0's indices
+// (begin, begin + kThreads, ...), then thread 1's, and so on; the height range is each warp's
+// butterfly of shuffles on the order-preserving keys, then the lowest and highest over the
+// warps; the exclusive sum takes rounds of kThreads indices: each warp's scan by shuffles up,
+// plus the totals of the warps below and of the rounds before.
+template <int kThreads>
+struct Lanes {
   static constexpr int lanes = 32;
+  static constexpr int warps = kThreads / lanes;
   template <class F>
   void for_each(int begin, int end, F&& f) const {
-    for (int lane = 0; lane < lanes; ++lane) {
-      for (int k = begin + lane; k < end; k += lanes) f(k);
+    for (int thread = 0; thread < kThreads; ++thread) {
+      for (int k = begin + thread; k < end; k += kThreads) f(k);
     }
   }
   bool first_thread() const { return true; }
@@ -69,16 +74,8 @@ struct WarpLanes {
   bool barrier_or(bool any) const { return any; }
   void raise(std::uint32_t* status, std::uint32_t flag) const { *status |= flag; }
   int add(int* a, int n) const { return SerialBlock{}.add(a, n); }
-  HeightRange height_range(const EnsembleView& v, int first, int last) const {
-    std::uint64_t lo[lanes], hi[lanes];
-    for (int lane = 0; lane < lanes; ++lane) {
-      lo[lane] = ~0ull;
-      hi[lane] = 0;
-      for (int i = first + lane; i < last; i += lanes) {
-        lo[lane] = std::min(lo[lane], height_key(v.y[i]));
-        hi[lane] = std::max(hi[lane], height_key(v.y[i]));
-      }
-    }
+  // the butterfly of one warp: every lane ends with the warp's lowest and highest key
+  static void butterfly(std::uint64_t* lo, std::uint64_t* hi) {
     for (int d = lanes / 2; d > 0; d /= 2) {
       std::uint64_t next_lo[lanes], next_hi[lanes];
       for (int lane = 0; lane < lanes; ++lane) {
@@ -89,35 +86,64 @@ struct WarpLanes {
       std::copy(next_hi, next_hi + lanes, hi);
     }
     for (int lane = 1; lane < lanes; ++lane) {
-      EXPECT_EQ(lo[lane], lo[0]);  // every lane ends with the whole warp's range
+      EXPECT_EQ(lo[lane], lo[0]);
       EXPECT_EQ(hi[lane], hi[0]);
     }
-    return {height_of_key(lo[0]), height_of_key(hi[0])};
+  }
+  HeightRange height_range(const EnsembleView& v, int first, int last) const {
+    std::uint64_t lo = ~0ull, hi = 0;
+    for (int w = 0; w < warps; ++w) {
+      std::uint64_t warp_lo[lanes], warp_hi[lanes];
+      for (int lane = 0; lane < lanes; ++lane) {
+        warp_lo[lane] = ~0ull;
+        warp_hi[lane] = 0;
+        for (int i = first + w * lanes + lane; i < last; i += kThreads) {
+          warp_lo[lane] = std::min(warp_lo[lane], height_key(v.y[i]));
+          warp_hi[lane] = std::max(warp_hi[lane], height_key(v.y[i]));
+        }
+      }
+      butterfly(warp_lo, warp_hi);
+      lo = std::min(lo, warp_lo[0]);
+      hi = std::max(hi, warp_hi[0]);
+    }
+    return {height_of_key(lo), height_of_key(hi)};
   }
   PackingEnvironment environment(const PackingParams& pp, double t_end) const {
     return packing_environment(pp, t_end);
   }
   int exclusive_sum(int* a, int first, int last, int base) const {
     int carry = base;
-    for (int round = first; round < last; round += lanes) {
-      int own[lanes], inclusive[lanes];
-      for (int lane = 0; lane < lanes; ++lane) {
-        own[lane] = round + lane < last ? a[round + lane] : 0;
-        inclusive[lane] = own[lane];
+    for (int round = first; round < last; round += kThreads) {
+      int own[kThreads], inclusive[kThreads], warp_total[warps];
+      for (int thread = 0; thread < kThreads; ++thread) {
+        own[thread] = round + thread < last ? a[round + thread] : 0;
+        inclusive[thread] = own[thread];
       }
-      for (int d = 1; d < lanes; d *= 2) {
-        int below[lanes];
-        for (int lane = 0; lane < lanes; ++lane) below[lane] = inclusive[std::max(0, lane - d)];
-        for (int lane = d; lane < lanes; ++lane) inclusive[lane] += below[lane];
+      for (int w = 0; w < warps; ++w) {  // each warp's shuffles up
+        int* value = inclusive + w * lanes;
+        for (int d = 1; d < lanes; d *= 2) {
+          int below[lanes];
+          for (int lane = 0; lane < lanes; ++lane) below[lane] = value[std::max(0, lane - d)];
+          for (int lane = d; lane < lanes; ++lane) value[lane] += below[lane];
+        }
+        warp_total[w] = value[lanes - 1];
       }
-      for (int lane = 0; lane < lanes; ++lane) {
-        if (round + lane < last) a[round + lane] = carry + inclusive[lane] - own[lane];
+      int round_total = 0;
+      for (int w = 0; w < warps; ++w) {
+        for (int lane = 0; lane < lanes; ++lane) {
+          const int thread = w * lanes + lane;
+          if (round + thread < last) {
+            a[round + thread] = carry + round_total + inclusive[thread] - own[thread];
+          }
+        }
+        round_total += warp_total[w];
       }
-      carry += inclusive[lanes - 1];
+      carry += round_total;
     }
     return carry - base;
   }
 };
+using WarpLanes = Lanes<32>;
 
 struct Ensemble {
   EnsembleModel model;
@@ -206,6 +232,13 @@ TEST(BlockStep, WarpScheduleGivesTheSameBits) {
   expect_block_matches_cpu(make_ensemble(3, 60, 8), WarpLanes{}, 20000, 2000);
   expect_block_matches_cpu(make_ensemble(1, 300, 12), WarpLanes{}, 15000, 1000);
   expect_block_matches_cpu(make_ensemble(200, 8, 2, 1e-5), WarpLanes{}, 5000, 200);
+}
+
+// The block's own threads, as the kernel launches them: two warps for a 60-disk packing, eight
+// for a 300-disk one (two rounds of the scan).
+TEST(BlockStep, BlockThreadsGiveTheSameBits) {
+  expect_block_matches_cpu(make_ensemble(3, 60, 8), Lanes<64>{}, 20000, 2000);
+  expect_block_matches_cpu(make_ensemble(1, 300, 12), Lanes<256>{}, 15000, 1000);
 }
 
 // Prescribed bodies, tilt and an applied torque (the supported-disk systems): the same bits, also
