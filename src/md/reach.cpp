@@ -6,6 +6,7 @@
 
 #include "granular/constants.hpp"
 #include "granular/md/contact.hpp"
+#include "granular/md/view.hpp"
 
 namespace granular::md {
 
@@ -141,7 +142,7 @@ std::string state_beyond_reach(const EnsembleModel& m, const EnsembleState& s) {
                number(f.torque) + " N m its contacts can exert";
       // Gear's higher derivatives: the corrector sets the k-th from changes of the acceleration
       // (at most twice its bound) over dt^(k-2); 20 times that allows for their build-up
-      for (int column = 0; !s.gear_high.empty() && column < 9; ++column) {
+      for (int column = 0; !s.gear_high.empty() && column < gear_columns; ++column) {
         const double a = column < 6 ? f.force * m.inv_mass[i] : f.torque * m.inv_inertia[i];
         const double bound = 40.0 * a / std::pow(m.dt, column % 3 + 1);
         const double d = s.gear_high[static_cast<std::size_t>(column) * m.n_disks() + i];

@@ -73,7 +73,7 @@ EnsembleState make_state(const EnsembleModel& m, const std::vector<double>& x,
        {&s.theta, &s.vx, &s.vy, &s.omega, &s.ax, &s.ay, &s.alpha, &s.fx, &s.fy, &s.torque}) {
     a->assign(n, 0.0);
   }
-  s.gear_high.assign(9 * static_cast<std::size_t>(n), 0.0);
+  s.gear_high.assign(gear_columns * static_cast<std::size_t>(n), 0.0);
   s.neighbors.assign(static_cast<std::size_t>(n) * m.neighbor.max_neighbors, -1);
   s.neighbor_count.assign(n, 0);
   s.neighbor_upper.assign(n, 0);
@@ -228,7 +228,7 @@ std::string packing_defect(const EnsembleModel& m, const EnsembleState& s, int p
                           &s.fx, &s.fy, &s.torque}) {
       if (!all_finite(*v, first, last, 1)) return "packing " + std::to_string(p) + " is not finite";
     }
-    for (int k = 0; k < 9; ++k)  // gear_high's columns (state.hpp)
+    for (int k = 0; k < gear_columns; ++k)
       if (!all_finite(s.gear_high, k * m.n_disks() + first, k * m.n_disks() + last, 1))
         return "packing " + std::to_string(p) + " is not finite";
     if (!all_finite(s.body_motion, m.packings[p].body_first,
@@ -278,7 +278,8 @@ std::string state_impossible(const EnsembleModel& m, const EnsembleState& s) {
           {"x_ref", &s.x_ref}, {"y_ref", &s.y_ref}};
       for (const auto& [array, values] : arrays)
         if (bad((*values)[i])) return where + at(array, i) + " is " + name((*values)[i]);
-      for (std::size_t column = 0; !s.gear_high.empty() && column < 9; ++column) {
+      for (std::size_t column = 0; !s.gear_high.empty() && column < std::size_t{gear_columns};
+           ++column) {
         const double v = s.gear_high[column * m.n_disks() + i];
         if (bad(v)) return where + at("gear_high", column * m.n_disks() + i) + " is " + name(v);
       }
