@@ -9,7 +9,7 @@ namespace granular::cases {
 
 // Approach speeds |v_n|/(Aω_b) the description samples, and the draws at each.
 inline constexpr double fbrpa_described_approaches[] = {0.001, 0.01, 0.1, 0.3, 1.0, 10.0, 100.0};
-inline constexpr std::int64_t fbrpa_described_draws = 100000;
+inline constexpr std::int64_t fbrpa_described_draws = 20000;
 
 // The line "fbrpa: ..." and the group "fbrpa" (approach, mean, mean_se, mean_square,
 // mean_square_se, one item per approach speed) for a wall at angle θ [rad], drawn from `seed`.
