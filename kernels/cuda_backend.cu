@@ -47,6 +47,8 @@ constexpr int kMaxThreads = 256;
 constexpr int kMinBlocks = 1;
 // The warp schedule's blocks hold up to kMaxThreads / 32 packings; kWarpMinBlocks as kMinBlocks.
 constexpr int kWarpMinBlocks = 1;
+static_assert(kMaxThreads / 32 == max_packings_per_block,
+              "the warp schedule fills a block of kMaxThreads with max_packings_per_block warps");
 constexpr unsigned kFullWarp = 0xffffffffu;
 
 // The sum of `value` over lanes 0 … lane of the warp (a scan by shuffles up; integers, so the
@@ -366,10 +368,11 @@ class CudaBackend final : public Backend {
   // block's shared memory, or none.
   TileLaunch tile_launch(const EnsembleModel& m, EnsembleState& s, int per_block) const {
     const EnsembleView host = make_view(m, s);
+    const std::size_t available = shared_memory_per_block();
     for (int depth = static_cast<int>(schedule_.tile); depth >= 0; --depth) {
       const auto contents = static_cast<TileContents>(depth);
       const std::size_t stride = tile_padded(largest_tile_bytes(host, m.n_packings(), contents));
-      if (stride * static_cast<std::size_t>(per_block) <= shared_memory_per_block()) {
+      if (stride * static_cast<std::size_t>(per_block) <= available) {
         return {true, contents, stride};
       }
     }

@@ -1,17 +1,21 @@
 // The names of the CUDA schedules (include/granular/md/cuda_schedule.hpp).
 #include "granular/md/cuda_schedule.hpp"
 
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
 namespace granular::md {
 namespace {
 
-constexpr const char* tile_names[] = {"reads", "state", "history"};
-
 std::string expected() {
-  return "expected block or warp:N (N packings to a block, 1 to 8), optionally followed by "
-         ":reads, :state or :history";
+  std::string tiles;
+  const std::size_t n = std::size(tile_contents_names);
+  for (std::size_t k = 0; k < n; ++k) {
+    tiles += std::string(k == 0 ? ":" : k + 1 < n ? ", :" : " or :") + tile_contents_names[k].name;
+  }
+  return "expected block or warp:N (N packings to a block, 1 to " +
+         std::to_string(max_packings_per_block) + "), optionally followed by " + tiles;
 }
 
 }  // namespace
@@ -22,9 +26,9 @@ CudaSchedule parse_cuda_schedule(const std::string& name) {
   const std::size_t tile_at = rest.find_last_of(':');
   if (tile_at != std::string::npos) {
     const std::string tile = rest.substr(tile_at + 1);
-    for (int k = 0; k < 3; ++k) {
-      if (tile == tile_names[k]) {
-        schedule.tile = static_cast<TileContents>(k);
+    for (const Named<TileContents>& t : tile_contents_names) {
+      if (tile == t.name) {
+        schedule.tile = t.value;
         rest = rest.substr(0, tile_at);
       }
     }
@@ -35,7 +39,7 @@ CudaSchedule parse_cuda_schedule(const std::string& name) {
     const bool digits = !count.empty() && count.size() == 1 &&
                         count.find_first_not_of("0123456789") == std::string::npos;
     const int n = digits ? std::stoi(count) : 0;
-    if (n >= 1 && n <= 8) {
+    if (n >= 1 && n <= max_packings_per_block) {
       schedule.packings_per_block = n;
       return schedule;
     }
@@ -47,7 +51,7 @@ std::string cuda_schedule_name(const CudaSchedule& schedule) {
   const std::string layout = schedule.packings_per_block == 0
                                  ? "block"
                                  : "warp:" + std::to_string(schedule.packings_per_block);
-  return layout + ":" + tile_names[static_cast<int>(schedule.tile)];
+  return layout + ":" + name_of(tile_contents_names, schedule.tile);
 }
 
 }  // namespace granular::md

@@ -9,13 +9,23 @@
 
 #include "granular/md/backend.hpp"
 #include "granular/md/schedules/packing_tile.hpp"
+#include "granular/names.hpp"
 
 namespace granular::md {
 
+// The most packings (warps) a block of the warp schedule holds: its 256 threads.
+constexpr int max_packings_per_block = 8;
+
+// The tile depths' names in a schedule's name.
+inline constexpr Named<TileContents> tile_contents_names[] = {
+    {TileContents::neighbours_read, "reads"},
+    {TileContents::disk_state, "state"},
+    {TileContents::contact_history, "history"}};
+
 struct CudaSchedule {
   // 0: a block per packing, a thread per disk (up to 256 threads, several disks a thread
-  // beyond); n in 1..8: a warp per packing, n packings to a block, several disks a lane beyond
-  // 32.
+  // beyond); n in 1..max_packings_per_block: a warp per packing, n packings to a block,
+  // several disks a lane beyond 32.
   int packings_per_block = 0;
   // how much of each packing its tile keeps in shared memory: the deepest of these that fits
   // the device's shared memory per block (packing_tile.hpp)

@@ -27,29 +27,17 @@
 namespace granular::md {
 namespace {
 
-// A block whose stages visit their indices in a fresh random order each time.
-struct ScrambledBlock {
+// A block whose stages visit their indices in a fresh random order each time (the rest is one
+// thread's, SerialBlock's).
+struct ScrambledBlock : SerialBlock {
   std::mt19937* random;
+  explicit ScrambledBlock(std::mt19937* r) : random(r) {}
   template <class F>
   void for_each(int begin, int end, F&& f) const {
     std::vector<int> order(std::max(0, end - begin));
     std::iota(order.begin(), order.end(), begin);
     std::shuffle(order.begin(), order.end(), *random);
     for (int k : order) f(k);
-  }
-  bool first_thread() const { return true; }
-  void barrier() const {}
-  bool barrier_or(bool any) const { return any; }
-  void raise(std::uint32_t* status, std::uint32_t flag) const { *status |= flag; }
-  int add(int* a, int n) const { return SerialBlock{}.add(a, n); }
-  HeightRange height_range(const EnsembleView& v, int first, int last) const {
-    return SerialBlock{}.height_range(v, first, last);
-  }
-  PackingEnvironment environment(const PackingParams& pp, double t_end) const {
-    return packing_environment(pp, t_end);
-  }
-  int exclusive_sum(int* a, int first, int last, int base) const {
-    return SerialBlock{}.exclusive_sum(a, first, last, base);
   }
 };
 
@@ -58,9 +46,9 @@ struct ScrambledBlock {
 // (begin, begin + kThreads, ...), then thread 1's, and so on; the height range is each warp's
 // butterfly of shuffles on the order-preserving keys, then the lowest and highest over the
 // warps; the exclusive sum takes rounds of kThreads indices: each warp's scan by shuffles up,
-// plus the totals of the warps below and of the rounds before.
+// plus the totals of the warps below and of the rounds before. The rest is SerialBlock's.
 template <int kThreads>
-struct Lanes {
+struct Lanes : SerialBlock {
   static constexpr int lanes = 32;
   static constexpr int warps = kThreads / lanes;
   template <class F>
@@ -69,11 +57,6 @@ struct Lanes {
       for (int k = begin + thread; k < end; k += kThreads) f(k);
     }
   }
-  bool first_thread() const { return true; }
-  void barrier() const {}
-  bool barrier_or(bool any) const { return any; }
-  void raise(std::uint32_t* status, std::uint32_t flag) const { *status |= flag; }
-  int add(int* a, int n) const { return SerialBlock{}.add(a, n); }
   // the butterfly of one warp: every lane ends with the warp's lowest and highest key
   static void butterfly(std::uint64_t* lo, std::uint64_t* hi) {
     for (int d = lanes / 2; d > 0; d /= 2) {
@@ -107,9 +90,6 @@ struct Lanes {
       hi = std::max(hi, warp_hi[0]);
     }
     return {height_of_key(lo), height_of_key(hi)};
-  }
-  PackingEnvironment environment(const PackingParams& pp, double t_end) const {
-    return packing_environment(pp, t_end);
   }
   int exclusive_sum(int* a, int first, int last, int base) const {
     int carry = base;
