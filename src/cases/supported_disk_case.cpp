@@ -237,6 +237,13 @@ class ThreeDiskCase : public SupportedDiskCase {
       out << d.word("supports", "fixed");
     }
     out << "\n";
+    if (p_.upper_centre == md::UpperCentre::held) {
+      out << "upper centre " << d.word("upper_centre", "held")
+          << ": its normal forces stay at their static values, so both slides need |T_e| = "
+             "mu R (n1 + n2) = "
+          << d.number("A_held", held_threshold(), "%.6g")
+          << " (the closed forms below are the free disk's)\n";
+    }
     d.group("closed_forms");
     out << "closed forms (thesis eqs. 5.3-5.5): A0 = "
         << d.number("A0", three_disk::threshold_scale(c), "%.6g")
@@ -270,6 +277,14 @@ class ThreeDiskCase : public SupportedDiskCase {
  private:
   three_disk::ThreeDiskParams closed_form_params() const { return md::closed_form_params(p_); }
 
+  // The torque that slides the held disk either way: both skins on their limits μ n_i, with
+  // the static normal forces (4.29)–(4.30) at τ = 0.
+  double held_threshold() const {
+    const three_disk::ThreeDiskParams c = closed_form_params();
+    const three_disk::NormalForces n = three_disk::normal_forces(c, 0.0, 0.0);
+    return c.mu * c.radius * (n.n01 + n.n02);
+  }
+
   void add_results(nlohmann::json& s, double omega_bar) const override {
     const three_disk::ThreeDiskParams c = closed_form_params();
     s["A0"] = three_disk::threshold_scale(c);
@@ -277,8 +292,10 @@ class ThreeDiskCase : public SupportedDiskCase {
     s["A_S2"] = three_disk::ccw_threshold(c);
     s["detachment_tilt"] = three_disk::detachment_tilt(c);
     const double a = p_.torque.amplitude, w = p_.torque.omega;
+    if (p_.upper_centre == md::UpperCentre::held) s["A_held"] = held_threshold();
     if (a > 0.0 && w > 0.0) {
       s["omega_bar_omega_e"] = io::json_number(omega_bar * w);
+      if (p_.upper_centre == md::UpperCentre::held) return;  // the rotor is the free disk's
       const three_disk::SlidingRegime regime = three_disk::sliding_regime(c, a);
       static const char* names[] = {"none", "unidirectional", "bidirectional", "detached"};
       s["regime"] = names[static_cast<int>(regime)];
@@ -343,12 +360,14 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
   p.tilt = read_tilt(root);
 
   const JsonObject disks = root.object_or_empty("disks");
-  disks.allow_only({"radius", "mass", "half_angle_deg"});
+  disks.allow_only({"radius", "mass", "half_angle_deg", "upper_centre"});
   p.radius = disks.number_or("radius", 1.0, Bound::positive);
   p.mass = disks.number_or("mass", 0.1, Bound::positive);
   check_disk_inertia(disks, "mass", md::disk_areal_density(p.mass, p.radius), p.radius);
   p.half_angle = disks.number_or("half_angle_deg", 30.0, Bound::positive) * degree;
   if (!(p.half_angle < 0.5 * pi)) disks.fail("half_angle_deg", "must be < 90");
+  p.upper_centre = disks.choice_of("upper_centre", md::upper_centre_names, "upper centre",
+                                   std::optional(md::UpperCentre::free));
   // beyond the detachment tilt a contact can open: allowed (the closed forms then do not apply)
   p.contact = read_contact(root.object("contact"));
 
@@ -368,6 +387,9 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
     for (const char* key : {"amplitude", "omega_b", "damping"})
       supports.forbid(key, "is read only with drive random or sine");
   } else {
+    if (p.upper_centre == md::UpperCentre::held)
+      disks.fail("upper_centre",
+                 "\"held\" needs fixed supports (moving ones would change the normal forces)");
     p.supports.amplitude = supports.number("amplitude", Bound::non_negative);
     p.supports.omega = supports.number("omega_b", Bound::positive);
     const double w = p.supports.omega, a = p.supports.amplitude;

@@ -20,6 +20,22 @@ int EnsembleModel::add_packing(const PackingParams& params, const std::vector<do
   return n_packings() - 1;
 }
 
+int EnsembleModel::add_packing_of(const EnsembleModel& from, int p, double areal_density) {
+  const std::vector<double> radii(from.radius.begin() + from.offset[p],
+                                  from.radius.begin() + from.offset[p + 1]);
+  PackingParams params = from.packings[p];
+  params.body_first = 0;
+  params.body_count = 0;
+  const int q = add_packing(params, radii, areal_density);
+  const PackingParams& source = from.packings[p];
+  for (int b = source.body_first; b < source.body_first + source.body_count; ++b) {
+    Body body = from.bodies[b];
+    if (body.shape == BodyShape::disk) body.disk += offset[q] - from.offset[p];
+    add_body(body);
+  }
+  return q;
+}
+
 void EnsembleModel::add_body(const Body& body) {
   if (packings.empty()) throw std::invalid_argument("add_body: no packing");
   const int p = n_packings() - 1;

@@ -135,9 +135,10 @@ PackingEnergy packing_energy(const EnsembleModel& m, const EnsembleState& s, int
     // kinetic and gravitational energy of the disk; a prescribed disk's are the drive's
     if (m.inv_mass[i] != 0.0) {
       e.kinetic += 0.5 * m.mass[i] * (s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i]);
-      e.rotational += 0.5 * m.inertia[i] * s.omega[i] * s.omega[i];
       e.gravitational += m.mass[i] * pp.gravity * (s.y[i] * up_y + s.x[i] * up_x);
     }
+    // a disk held at its centre (inv_mass 0) still turns
+    if (m.inv_inertia[i] != 0.0) e.rotational += 0.5 * m.inertia[i] * s.omega[i] * s.omega[i];
 
     // disk–disk contacts in canonical order (i < j), each pair once, then the walls
     const auto add = [&](const ContactParams& law, const ContactResult& c, int& count) {

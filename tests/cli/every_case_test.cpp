@@ -171,7 +171,8 @@ TEST_F(EveryCase, AShortenedRunOfEveryShippedCaseWritesItsSummary) {
     if (s.contains("scan")) {
       runs = json::array();
       for (int k = 0; k < s["scan"]["points"].get<int>(); ++k)
-        runs.push_back(json::parse(file_text(out / ("point_" + std::to_string(k)) / "summary.json")));
+        runs.push_back(
+            json::parse(file_text(out / ("point_" + std::to_string(k)) / "summary.json")));
     }
     for (const json& run : runs) {
       for (const std::string& key : documented_keys.at(model)) {
@@ -242,6 +243,25 @@ TEST_F(EveryCase, BadInputOfEveryModelIsOneLineWithThePointerAndWritesNothing) {
     expect_refused(b.file, {b.required + "=null"}, b.required);
     expect_refused(b.file, {b.out_of_range}, b.pointer_of_range);
   }
+}
+
+// A held upper centre keeps the normal forces constant only on supports that stay put.
+TEST_F(EveryCase, ThreeDiskHeldCentreNeedsFixedSupports) {
+  expect_refused("three_disk_ch6_sine_supports", {"/disks/upper_centre=\"held\""},
+                 "/disks/upper_centre", "needs fixed supports");
+  expect_refused("three_disk_fig5_2_torque_scan", {"/disks/upper_centre=\"pinned\""},
+                 "/disks/upper_centre", "expected one of: free, held");
+}
+
+// The random bottom layer: an MD drive, its damping read with it only and underdamped.
+TEST_F(EveryCase, RandomBottomLayerKeysAreChecked) {
+  expect_refused("demo_sweep", {"/drive/damping=0.5"}, "/drive/damping",
+                 "is read only with \"bottom\": \"random_layer\"");
+  expect_refused("demo_sweep", {"/drive/bottom=\"random_layer\"", "/drive/damping=1"},
+                 "/drive/damping", "must be < 1");
+  expect_refused("thesis_fig3_11_ed", {"/drive/bottom=\"random_layer\""}, "/drive/bottom",
+                 "MD method only");
+  expect_refused("demo_sweep", {"/drive/bottom=\"shaken\""}, "/drive/bottom", "wall, random_layer");
 }
 
 TEST_F(EveryCase, KeysOfEarlierVersionsNameTheirNewKey) {

@@ -158,10 +158,17 @@ TEST(EnsembleRun, ReadsTheStateOnlyAfterADownload) {
   EXPECT_EQ(results[1].particle_steps, results[0].particle_steps);
 }
 
-TEST(EnsembleRun, AveragesSkipUnhealthyPackings) {
+// A case of three packings of two free disks, for average_by_gamma.
+EnsembleCase three_pairs() {
   EnsembleCase c;
   c.gamma_values = {1.0};
   c.packings_per_gamma = 3;
+  for (int p = 0; p < 3; ++p) c.model.add_packing(PackingParams{}, {0.01, 0.01}, c.areal_density);
+  return c;
+}
+
+TEST(EnsembleRun, AveragesSkipUnhealthyPackings) {
+  const EnsembleCase c = three_pairs();
   const std::vector<PackingResult> packings = {
       {0, 0, 1.0, 1, status_ok, {1.0, 3.0}, {0.5, 1.0}, {0.2, 0.4}},
       {1, 0, 1.0, 2, status_non_finite, {100.0, 100.0}, {0.0, 0.0}, {1.0, 1.0}},
@@ -175,6 +182,24 @@ TEST(EnsembleRun, AveragesSkipUnhealthyPackings) {
   EXPECT_DOUBLE_EQ(g.mean_sigma_a, 2.0 / 4.0);
   // per-packing means 5 and 2: sample standard deviation 3/√2, over √2 packings
   EXPECT_NEAR(g.mean_sq_omega_stderr, 1.5, 1e-12);
+}
+
+// A prescribed disk (a bottom layer's, inv_inertia 0) turns as its drive says: it is no result.
+TEST(EnsembleRun, AveragesSkipPrescribedDisks) {
+  EnsembleCase c = three_pairs();
+  c.model.inv_mass[5] = c.model.inv_inertia[5] = 0.0;  // packing 2's second disk
+  const std::vector<PackingResult> packings = {
+      {0, 0, 1.0, 1, status_ok, {1.0, 3.0}, {0.5, 1.0}, {0.2, 0.4}},
+      {1, 0, 1.0, 2, status_ok, {1.0, 1.0}, {0.0, 0.0}, {1.0, 1.0}},
+      {2, 0, 1.0, 3, status_ok, {2.0, 0.0}, {0.5, 0.0}, {0.6, 1.0}},
+  };
+  const GammaStats g = average_by_gamma(c, packings).at(0);
+  EXPECT_EQ(g.healthy_packings, 3);
+  EXPECT_EQ(g.disks, 5);
+  EXPECT_DOUBLE_EQ(g.mean_sq_omega, (1.0 + 9.0 + 1.0 + 1.0 + 4.0) / 5.0);
+  EXPECT_DOUBLE_EQ(g.mean_rho2, 2.0 / 5.0);
+  // per-packing means over their free disks: 5, 1, 4
+  EXPECT_NEAR(g.mean_sq_omega_stderr, std::sqrt(13.0 / 9.0), 1e-12);
 }
 
 TEST(EnsembleRun, StatusNames) {

@@ -2,10 +2,12 @@
 // against the closed forms of md/supported_disk/three_disk.hpp (Peraza-Mues 2018, ch. 5): slip
 // onsets at +A_S2 and −A_S1 under a slow torque ramp, contact 2 opening above the detachment tilt
 // θ_T^D = θ0 − arctan μ, and ω̄·ω_e under the harmonic torque against the stick–slip rotor (eq. 5.9
-// where valid), with ω̄ = 0 at θ_T = 0.
+// where valid), with ω̄ = 0 at θ_T = 0; and with the upper disk's centre held (constant normal
+// forces, thesis §5): symmetric slide thresholds and no rotation.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -149,6 +151,61 @@ TEST(ThreeDiskMd, HarmonicTorqueRotationIsTheRotors) {
   level.torque.omega = omega_e;
   const SystemRun r = run(level, {0.5, period, 2.0 * period, period / 200.0});
   EXPECT_LT(std::fabs(mean_omega(r.result.rotation) * omega_e), 1e-2 * smallest);
+}
+
+// The centre held at its static rest (thesis §5, fig. 4.3's dotted region): the normal forces
+// stay the static ones (4.29)–(4.30) at τ = 0, n01 ≠ n02 when tilted, and a torque slides the
+// disk only when both skins are on their limits, at ±μR(n01 + n02) either way: the admissible
+// region is centrally symmetric, so the harmonic torque turns the disk back and forth and no
+// rotation accumulates, where the free disk rotates.
+ThreeDiskParams held(double tilt) {
+  ThreeDiskParams p = chapter5(tilt);
+  p.upper_centre = UpperCentre::held;
+  return p;
+}
+
+TEST(ThreeDiskMd, HeldCentreSlidesAtTheSameTorqueEitherWay) {
+  const double tilt = 0.06 * pi;
+  const three_disk::ThreeDiskParams c = closed_form_params(chapter5(tilt));
+  const three_disk::NormalForces n = three_disk::normal_forces(c, 0.0, 0.0);
+  const double limit = c.mu * c.radius * (n.n01 + n.n02);
+  for (const double rate : {0.02, -0.02}) {
+    ThreeDiskParams p = held(tilt);
+    p.torque.rate = rate;
+    const SystemRun r = run(p, {0.5, 0.0, 6.5, 1e-3});
+    ASSERT_FALSE(r.samples.empty());
+    for (const SupportedDiskSample& s : r.samples) {
+      ASSERT_EQ(s.contacts[0].normal, r.samples.front().contacts[0].normal) << s.t;
+      ASSERT_EQ(s.contacts[1].normal, r.samples.front().contacts[1].normal) << s.t;
+    }
+    EXPECT_NEAR(r.samples.front().contacts[0].normal / n.n01, 1.0, 1e-3);
+    EXPECT_NEAR(r.samples.front().contacts[1].normal / n.n02, 1.0, 1e-3);
+    const std::optional<double> onset = slip_onset(r);
+    ASSERT_TRUE(onset.has_value()) << rate;
+    EXPECT_NEAR(std::fabs(*onset), limit, 5e-3 * limit) << rate;
+  }
+  // the free disk's thresholds bracket it: A_S2 < μR(n01 + n02) < A_S1
+  EXPECT_LT(three_disk::ccw_threshold(c), limit);
+  EXPECT_LT(limit, three_disk::cw_threshold(c));
+}
+
+TEST(ThreeDiskMd, HeldCentreDoesNotRotateUnderTheHarmonicTorque) {
+  const double omega_e = 1.0, period = 2.0 * pi / omega_e;
+  for (const double amplitude : {0.13, 0.15}) {
+    ThreeDiskParams p = held(0.06 * pi);
+    p.torque.amplitude = amplitude;
+    p.torque.omega = omega_e;
+    const SystemRun r = run(p, {0.5, period, 2.0 * period, period / 200.0});
+    std::int64_t sliding = 0;
+    for (const std::int64_t k : r.result.sliding_samples) sliding += k;
+    EXPECT_GT(sliding, 0) << amplitude;  // it slides, back and forth
+    ThreeDiskParams free = p;
+    free.upper_centre = UpperCentre::free;
+    const double free_rotation =
+        mean_omega(run(free, {0.5, period, 2.0 * period, period / 200.0}).result.rotation);
+    EXPECT_GT(free_rotation * omega_e, 0.01) << amplitude;
+    EXPECT_LT(std::fabs(mean_omega(r.result.rotation)), 1e-6 * free_rotation) << amplitude;
+  }
 }
 
 }  // namespace

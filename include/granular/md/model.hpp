@@ -128,6 +128,10 @@ struct EnsembleModel {
   int add_packing(const PackingParams& params, const std::vector<double>& radii,
                   double areal_density);
 
+  // Appends packing p of `from` with its prescribed bodies (their disks renumbered): a shard's
+  // model. `from` made its disks with this areal density [kg/m²]; dt must be set.
+  int add_packing_of(const EnsembleModel& from, int p, double areal_density);
+
   // Adds a prescribed body to the last packing: a disk of it (body.disk, which then has no
   // inverse mass) or a wall. Random coordinates get their step over dt, which must be set.
   // Throws std::invalid_argument for a disk outside the last packing or a random drive

@@ -17,6 +17,7 @@
 #include "granular/io/checkpoint.hpp"
 #include "granular/io/output.hpp"
 #include "granular/md/backend.hpp"
+#include "granular/md/bottom_layer.hpp"
 #include "granular/md/collision/collision.hpp"
 #include "granular/md/ed/restitution.hpp"
 #include "granular/md/observables.hpp"
@@ -409,9 +410,20 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
 
   // drive
   const JsonObject drive = root.object("drive");
-  drive.allow_only({"gamma", "frequency"});
+  drive.allow_only({"gamma", "frequency", "bottom", "damping"});
   c.gamma_values = read_gammas(drive);
   const double omega = 2.0 * pi * drive.number("frequency", Bound::positive);
+  // the floor vibrates, or a layer of disks on the (resting) floor vibrates randomly
+  const bool random_layer =
+      drive.choice_or("bottom", {"wall", "random_layer"}, "bottom", "wall") == "random_layer";
+  double layer_damping = 0.5;
+  if (random_layer) {
+    if (event_driven) drive.fail("bottom", "\"random_layer\" is a drive of the MD method only");
+    layer_damping = drive.number_or("damping", 0.5, Bound::positive);
+    if (!(layer_damping < 1.0)) drive.fail("damping", "must be < 1 (underdamped)");
+  } else {
+    drive.forbid("damping", "is read only with \"bottom\": \"random_layer\"");
+  }
   if (gravity == 0.0 && *std::max_element(c.gamma_values.begin(), c.gamma_values.end()) > 0.0)
     notes.push_back(
         "gravity is 0, so Γ = A ω² / g cannot set the drive: A = 0 for every Γ "
@@ -458,7 +470,9 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
     md::PackingParams p{};
     p.box_width = box_width;
     p.gravity = gravity;
-    p.drive_amplitude = md::drive_amplitude(gamma, gravity, omega);
+    // a random layer's disks take the floor's amplitude A = Γ g / ω² as their RMS deviation
+    const double amplitude = md::drive_amplitude(gamma, gravity, omega);
+    p.drive_amplitude = random_layer ? 0.0 : amplitude;
     p.drive_omega = omega;
     p.gamma = gamma;
     p.disk_disk = disk_disk;
@@ -466,6 +480,11 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
     for (int r = 0; r < c.packings_per_gamma; ++r) {
       p.seed = md::packing_seed(seed, static_cast<std::uint64_t>(r));
       c.model.add_packing(p, radii, c.areal_density);
+      if (random_layer && md::add_random_bottom_layer(c.model, {amplitude, omega, layer_damping}) ==
+                              static_cast<int>(radii.size()))
+        drive.fail("bottom",
+                   "every disk of the packing rests on the floor: no disk is left "
+                   "above the random layer");
     }
   }
 
@@ -532,8 +551,24 @@ void PackingEnsemble::describe(Description& d) const {
   // drive per Γ
   d.group("drive");
   out << "drive: f = " << d.number("f", p.drive_omega / (2.0 * pi), "%.6g", "Hz") << " Hz\n";
+  if (p.body_count > 0) {
+    const md::AxisMotion& a = m.bodies[p.body_first].axis[0];
+    out << "  bottom: " << d.word("bottom", "random_layer") << ", the "
+        << d.count("layer_disks", p.body_count)
+        << " disks resting on the floor (packing 0) vibrate randomly about their places, x and "
+           "y each with RMS A_b = A below, w_b = 2 pi f, damping "
+        << d.number("damping", a.damping, "%.3g")
+        << "; the floor rests; they are left out of the averages\n";
+  }
   for (int k = 0; k < static_cast<int>(c.gamma_values.size()); ++k) {
     const auto& pk = m.packings[k * c.packings_per_gamma];
+    if (pk.body_count > 0) {
+      const md::AxisMotion& a = m.bodies[pk.body_first].axis[0];
+      out << "  Γ = " << d.item("gamma", pk.gamma, "%-6.4g")
+          << "  A_b = " << d.item("A", a.amplitude, "%.4g", "m") << " m  RMS layer speed A_b ω_b = "
+          << d.item("rms_layer_speed", a.amplitude * a.omega, "%.4g", "m/s") << " m/s\n";
+      continue;
+    }
     out << "  Γ = " << d.item("gamma", pk.gamma, "%-6.4g")
         << "  A = " << d.item("A", pk.drive_amplitude, "%.4g", "m") << " m  peak wall speed A ω = "
         << d.item("peak_wall_speed", pk.drive_amplitude * pk.drive_omega, "%.4g", "m/s")

@@ -89,7 +89,15 @@ md::EnsembleCase calibration_case(const md::EnsembleCase& c, int n) {
   const int n_gamma = static_cast<int>(c.gamma_values.size());
   for (int j = 0; j < n; ++j) {
     const int p = j % n_gamma * c.packings_per_gamma + j / n_gamma;
-    s.model.add_packing(m.packings[p], calibration_radii(m, p), c.areal_density);
+    if (m.packing_size(p) <= kMaxCalibrationDisks) {
+      s.model.add_packing_of(m, p, c.areal_density);  // with its bottom layer, if any
+    } else {
+      // a big bed's sample: its disks renumbered, so without prescribed bodies (a bottom layer
+      // is a few disks of its hundred thousand)
+      md::PackingParams params = m.packings[p];
+      params.body_first = params.body_count = 0;
+      s.model.add_packing(params, calibration_radii(m, p), c.areal_density);
+    }
     s.gamma_values.push_back(m.packings[p].gamma);
   }
   return s;

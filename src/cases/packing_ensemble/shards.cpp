@@ -235,10 +235,7 @@ md::EnsembleCase shard_ensemble(const md::EnsembleCase& c, const PackingRange& s
   s.model.neighbor = m.neighbor;
   for (std::size_t k = 0; k < c.gamma_values.size(); ++k) {
     for (int r = shard.first; r < shard.last; ++r) {
-      const int p = static_cast<int>(k) * c.packings_per_gamma + r;
-      const std::vector<double> radii(m.radius.begin() + m.offset[p],
-                                      m.radius.begin() + m.offset[p + 1]);
-      s.model.add_packing(m.packings[p], radii, c.areal_density);
+      s.model.add_packing_of(m, static_cast<int>(k) * c.packings_per_gamma + r, c.areal_density);
     }
   }
   return s;

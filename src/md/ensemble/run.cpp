@@ -252,15 +252,19 @@ std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,
     for (const PackingResult& r : packings) {
       if (r.gamma_index != static_cast<int>(g) || r.status != status_ok) continue;
       double packing_sq = 0.0;
+      int observed = 0;
       for (std::size_t i = 0; i < r.omega_bar.size(); ++i) {
+        // a prescribed disk (a bottom layer's) turns as its drive says: not a result
+        if (c.model.inv_inertia[c.model.offset[r.index] + static_cast<int>(i)] == 0.0) continue;
         packing_sq += r.omega_bar[i] * r.omega_bar[i];
         sum_rho2 += r.rho2[i];
         sum_sigma_a += r.sigma_a[i];
+        ++observed;
       }
       sum_sq += packing_sq;
-      st.disks += static_cast<int>(r.omega_bar.size());
+      st.disks += observed;
       ++st.healthy_packings;
-      packing_means.push_back(packing_sq / static_cast<double>(r.omega_bar.size()));
+      packing_means.push_back(packing_sq / static_cast<double>(observed));
     }
     if (st.disks == 0) {
       st.mean_sq_omega = st.mean_sq_omega_rpm2 = st.mean_rho2 = st.mean_sigma_a = NAN;

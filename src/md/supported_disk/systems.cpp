@@ -93,6 +93,9 @@ void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<doub
     x.push_back(centre_x[k]);
     y.push_back(centre_y[k]);
   }
+  // held: no inverse mass, so forces move it no more than a prescribed disk; it keeps its
+  // inverse moment of inertia and turns
+  if (p.upper_centre == UpperCentre::held) m.inv_mass[first + upper_disk] = 0.0;
   // the sine drive along the vertical of the laboratory: (sin θ_T, cos θ_T) in the set-up's frame
   const double up[2] = {std::sin(p.tilt), std::cos(p.tilt)};
   for (int k : {left_support, right_support}) {

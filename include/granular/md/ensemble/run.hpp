@@ -48,8 +48,7 @@ inline constexpr Named<RunPhase> run_phase_names[] = {{RunPhase::settle, "settle
 std::string status_name(std::uint32_t status);
 
 // 1 (rad/s)² in RPM²: (60 / 2π)².
-constexpr double rpm2_per_rad2_s2 =
-    (60.0 / (2.0 * pi)) * (60.0 / (2.0 * pi));
+constexpr double rpm2_per_rad2_s2 = (60.0 / (2.0 * pi)) * (60.0 / (2.0 * pi));
 
 // Observables of one packing at the end of its run.
 struct PackingResult {
@@ -189,7 +188,8 @@ PackingResult packing_result(const EnsembleCase& c, int p, std::uint32_t status,
 // of running an ensemble needs.
 void check_ensemble_sweep(const EnsembleCase& c, const std::string& who);
 
-// Per-Γ averages of the healthy packings (status 0) of `packings`, Γ-major as in the case.
+// Per-Γ averages of the healthy packings (status 0) of `packings`, Γ-major as in the case,
+// over their free disks (a prescribed disk's rotation is its drive's).
 std::vector<GammaStats> average_by_gamma(const EnsembleCase& c,
                                          const std::vector<PackingResult>& packings);
 

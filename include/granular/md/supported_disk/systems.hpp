@@ -31,6 +31,13 @@ struct SupportVibration {
   double damping = 0.5;    // random: c
 };
 
+// The upper disk's centre: free, or held at its static rest (an axle through it, the disk free
+// to turn): its overlaps, normal forces and Coulomb limits μ n_i then stay at their static
+// values, the thesis' constant normal forces (§5, fig. 4.3's dotted region).
+enum class UpperCentre { free, held };
+inline constexpr Named<UpperCentre> upper_centre_names[] = {{UpperCentre::free, "free"},
+                                                            {UpperCentre::held, "held"}};
+
 // The 3-disk system (thesis §4.1, ch. 5): disks of equal radius; contact 1 is the left support,
 // contact 2 the right; the contact normals make the half-angle θ0 with the bisector (π/6: the
 // supports touch each other).
@@ -43,6 +50,7 @@ struct ThreeDiskParams {
   double half_angle = pi / 6.0;  // θ0 [rad]
   AppliedTorque torque;          // on the upper disk (its disk index is set here)
   SupportVibration supports;
+  UpperCentre upper_centre = UpperCentre::free;
   std::uint64_t seed = 1;  // the random vibration's stream
 };
 
