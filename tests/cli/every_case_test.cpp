@@ -264,6 +264,40 @@ TEST_F(EveryCase, RandomBottomLayerKeysAreChecked) {
   expect_refused("demo_sweep", {"/drive/bottom=\"shaken\""}, "/drive/bottom", "wall, random_layer");
 }
 
+// A collision record: MD only, no snapshots, no shards, resumes or checkpoints; a short one
+// writes its counts per Γ and one row per isolated collision.
+TEST_F(EveryCase, CollisionRecordIsCheckedAndWritesItsCounts) {
+  expect_refused("thesis_fig3_11_ed", {"/collisions={}"}, "/collisions", "MD method");
+  expect_refused("demo_sweep", {"/collisions={}"}, "/snapshots", "collision record");
+  expect_refused("demo_sweep", {"/collisions={\"tolerance\":0}"}, "/collisions/tolerance",
+                 "must be > 0");
+  expect_refused("demo_sweep",
+                 {"/collisions={}", "/snapshots=null", "/drive/bottom=\"random_layer\""},
+                 "/collisions", "random bottom layer");
+  const std::vector<std::string> record = {"/collisions={}",       "/snapshots=null",
+                                           "/drive/gamma=[4]",     "/ensemble/packings_per_gamma=1",
+                                           "/run/settle_time=0.2", "/run/transient_time=0.2",
+                                           "/run/measure_time=0.3"};
+  for (const char* option : {"--resume", "--packings 0:1", "--checkpoint-interval 5"}) {
+    std::string args =
+        "run '" + (cases_dir / "demo_sweep.json").string() + "' --out refused " + option;
+    for (const std::string& s : record) args += " --set '" + s + "'";
+    const Result refused = CliScratch::granular(args);
+    EXPECT_EQ(refused.code, 2) << option << "\n" << refused.err;
+    EXPECT_NE(refused.err.find("a collision record"), std::string::npos) << refused.err;
+  }
+  const fs::path out = dir_ / "collisions";
+  const Result r = granular("run", "demo_sweep", record, out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = json::parse(file_text(out / "summary.json"));
+  EXPECT_GT(s["contacts_ended"][0].get<double>(), 0.0);
+  const std::string csv = file_text(out / "collisions.csv");
+  const auto rows = std::count(csv.begin(), csv.end(), '\n') - 1;
+  EXPECT_EQ(s["isolated_collisions"][0].get<double>(), static_cast<double>(rows));
+  EXPECT_EQ(s["packings"][0]["status"], "ok");
+  EXPECT_EQ(s["files"].size(), 1u);
+}
+
 TEST_F(EveryCase, KeysOfEarlierVersionsNameTheirNewKey) {
   const std::pair<std::string, std::string> renamed[] = {
       {"pendulum_mu0", "/run/output_interval"},

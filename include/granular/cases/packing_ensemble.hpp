@@ -115,12 +115,26 @@ RunEnd run_packing_ensemble(const md::EnsembleCase& c, const RunContext& ctx,
 RunEnd run_packing_ensemble_ed(const md::EnsembleCase& c, const md::ed::EdOptions& ed,
                                const RunContext& ctx);
 
+// A collision record instead of the rotation (docs/ed.md, "Collisions in MD packings"): every
+// contact of the measurement window, the isolated ones set beside the event-driven rules.
+struct CollisionRecord {
+  md::ed::TangentialRule tangential = md::ed::TangentialRule::contact_law;  // the rules' e_t
+  double tolerance = 0.05;  // a prediction within this fraction of |(u_n, u_t)| matches
+};
+
+// Runs the packings by MD through settle and transient, then one step at a time through the
+// measurement, and writes collisions.csv and summary.json (per Γ: contacts ended, isolated
+// collisions, the fraction the rules match and their median error). No checkpoint.
+RunEnd run_collision_record(const md::EnsembleCase& c, const CollisionRecord& record,
+                            const RunContext& ctx);
+
 // The case: the ensemble and its run, by MD or, when `ed` is set, by the event-driven method.
 class PackingEnsemble : public Case {
  public:
   explicit PackingEnsemble(md::EnsembleCase c, std::optional<md::ed::EdOptions> ed = std::nullopt,
-                           SnapshotPlan snapshots = {})
-      : c_(std::move(c)), ed_(ed), snapshots_(std::move(snapshots)) {}
+                           SnapshotPlan snapshots = {},
+                           std::optional<CollisionRecord> collisions = std::nullopt)
+      : c_(std::move(c)), ed_(ed), snapshots_(std::move(snapshots)), collisions_(collisions) {}
   const SnapshotPlan& snapshots() const { return snapshots_; }
   const md::EnsembleCase& ensemble() const { return c_; }
   const std::optional<md::ed::EdOptions>& event_driven() const { return ed_; }
@@ -131,15 +145,17 @@ class PackingEnsemble : public Case {
   // MD: the particle-steps and the wall time from a calibration run (estimate.cpp)
   void estimate(const RunContext& ctx, Description& d) const override;
   RunEnd run(const RunContext& ctx) const override {
+    if (collisions_) return run_collision_record(c_, *collisions_, ctx);
     return ed_ ? run_packing_ensemble_ed(c_, *ed_, ctx) : run_packing_ensemble(c_, ctx, snapshots_);
   }
-  // an MD run stops with a checkpoint; an ED run keeps none
-  bool stoppable() const override { return !ed_; }
+  // an MD run stops with a checkpoint; an ED run and a collision record keep none
+  bool stoppable() const override { return !ed_ && !collisions_; }
 
  private:
   md::EnsembleCase c_;
   std::optional<md::ed::EdOptions> ed_;
   SnapshotPlan snapshots_;
+  std::optional<CollisionRecord> collisions_;
 };
 
 }  // namespace granular::cases

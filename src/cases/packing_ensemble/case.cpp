@@ -358,7 +358,8 @@ SnapshotPlan read_snapshots(const JsonObject& root, const md::EnsembleCase& c,
 std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
                                             std::vector<std::string>& notes) {
   root.allow_only({"model", "description", "seed", "method", "ed", "packing", "gravity", "contact",
-                   "drive", "ensemble", "integrator", "neighbor", "run", "snapshots"});
+                   "drive", "ensemble", "integrator", "neighbor", "run", "snapshots",
+                   "collisions"});
   md::EnsembleCase c;
   if (root.has("description")) root.string("description");
   const std::uint64_t seed = root.unsigned_or("seed", 1);
@@ -453,6 +454,25 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
                               " Hz gives a drive amplitude A = Γ g / ω² beyond a double");
   }
 
+  // a collision record: the contacts of the measurement window beside the event-driven rules
+  std::optional<CollisionRecord> collisions;
+  if (root.has("collisions")) {
+    if (event_driven) root.fail("collisions", "is a record of the MD method's contacts");
+    // the rules' restitutions are those of two free disks or a disk on a wall
+    if (random_layer)
+      root.fail("collisions", "is not recorded over a random bottom layer (its disks are driven)");
+    const JsonObject record = root.object("collisions");
+    record.allow_only({"tangential", "tolerance"});
+    collisions = CollisionRecord{};
+    collisions->tangential =
+        record.choice_of("tangential", impulse::tangential_rule_names, "tangential law",
+                         std::optional(md::ed::TangentialRule::contact_law));
+    collisions->tolerance = record.number_or("tolerance", 0.05, Bound::positive);
+    if (impulse::uses_table(collisions->tangential))
+      check_ed_restitution(contact, species, disk_disk, disk_wall, c.areal_density);
+    root.forbid("snapshots", "is not written by a collision record (\"collisions\")");
+  }
+
   SnapshotPlan snapshots;
   if (event_driven) {
     root.forbid("snapshots", "is written by the MD method only");
@@ -488,7 +508,7 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
     }
   }
 
-  return std::make_unique<PackingEnsemble>(std::move(c), ed, std::move(snapshots));
+  return std::make_unique<PackingEnsemble>(std::move(c), ed, std::move(snapshots), collisions);
 }
 
 void PackingEnsemble::describe(Description& d) const {
@@ -546,6 +566,15 @@ void PackingEnsemble::describe(Description& d) const {
         << d.number("steps_per_t_c", t_c / m.dt, "%.4g") << " steps per shortest t_c ("
         << d.number("t_c", t_c, "%.4g", "s") << " s); largest accepted dt "
         << d.number("dt_max", dt_max, "%.3g", "s") << " s\n";
+  }
+
+  if (collisions_) {
+    d.group("collisions");
+    out << "collisions: a record of every contact of the measurement window, stepping one step "
+           "at a time (no rotation measured); the isolated ones beside the event-driven rules, "
+           "e_t "
+        << impulse::describe_rule(collisions_->tangential) << ", matched within "
+        << d.number("tolerance", collisions_->tolerance, "%.3g") << " of |(u_n, u_t)|\n";
   }
 
   // drive per Γ
@@ -625,6 +654,15 @@ void PackingEnsemble::describe(Description& d) const {
 }
 
 void PackingEnsemble::check_run(const RunContext& ctx) const {
+  if (collisions_) {
+    const char* why = "a collision record (\"collisions\") runs whole and keeps no checkpoint";
+    if (ctx.request.packings) throw CaseError("", "--packings", why);
+    if (ctx.request.resume) throw CaseError("", "--resume", why);
+    if (ctx.request.control.checkpoint_interval != md::default_checkpoint_interval)
+      throw CaseError("", "--checkpoint-interval", why);
+    check_backend(ctx.request);
+    return;
+  }
   if (ctx.request.packings) {
     if (ed_)
       throw CaseError("", "--packings",

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,5 +51,15 @@ void clear_earlier_run(const std::filesystem::path& out_dir);
 
 // The thread count actually used (the OpenMP default when threads <= 0).
 int threads_used(int threads);
+
+// A summary's array of numbers (non-finite ones as null).
+nlohmann::json numbers(const std::vector<double>& v);
+
+// collisions.csv of a collision record (run_collisions.cpp).
+const io::TableSpec& collisions_table();
+
+// The tables of a rotation run, which every shard writes: energy.csv, angles.csv, disks.csv
+// (packing_ensemble_tables adds a collision record's).
+std::vector<io::TableSpec> rotation_tables();
 
 }  // namespace granular::cases

@@ -76,13 +76,13 @@ const io::TableSpec& disks_table() {
   return t;
 }
 
-namespace {
-
 nlohmann::json numbers(const std::vector<double>& v) {
   nlohmann::json a = nlohmann::json::array();
   for (double x : v) a.push_back(json_number(x));
   return a;
 }
+
+namespace {
 
 // The Γ table of the results, one line per Γ.
 void print_table(const std::vector<md::GammaStats>& gammas, std::ostream& out) {
@@ -167,7 +167,8 @@ void write_ensemble_results(const md::EnsembleCase& c, const md::EnsembleResult&
   disks_csv.close();
 
   // summary.json, last
-  nlohmann::json j = run_summary_head("packing_ensemble", ctx.case_echo);
+  // the units of the tables this run writes
+  nlohmann::json j = io::summary_header("packing_ensemble", ctx.case_echo, rotation_tables());
   if (ctx.case_echo.is_object() && ctx.case_echo.contains("seed")) {
     j["seed"] = ctx.case_echo["seed"];
   } else {
@@ -209,8 +210,14 @@ void write_ensemble_results(const md::EnsembleCase& c, const md::EnsembleResult&
   write_json_atomic(ctx.out_dir / "summary.json", j);
 }
 
-std::vector<io::TableSpec> packing_ensemble_tables() {
+std::vector<io::TableSpec> rotation_tables() {
   return {energy_table(), angles_table(), disks_table()};
+}
+
+std::vector<io::TableSpec> packing_ensemble_tables() {
+  std::vector<io::TableSpec> all = rotation_tables();
+  all.push_back(collisions_table());
+  return all;
 }
 
 double ensemble_output_bytes(const md::RunSteps& steps, int n_gamma, int packings_per_gamma,

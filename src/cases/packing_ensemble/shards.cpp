@@ -81,7 +81,7 @@ void verify_files(const Shard& s, const std::set<std::string>& snapshots) {
                     "run it again");
   const json& files = s.summary["files"];
   if (!files.is_object()) throw CaseError(s.where(), "/files", "not an object");
-  const std::vector<io::TableSpec> tables = packing_ensemble_tables();
+  const std::vector<io::TableSpec> tables = rotation_tables();
   for (const auto& item : files.items()) {
     const std::string& name = item.key();
     std::string why = io::outside_folder(s.dir, name);
@@ -183,7 +183,7 @@ std::uint64_t count_rows(const fs::path& path, const std::string& header) {
 
 // The chunks in the shards' energy.csv, the same in each.
 std::uint64_t count_chunks(const std::vector<Shard>& shards, int n_gamma) {
-  const std::string header = packing_ensemble_tables()[0].header();
+  const std::string header = rotation_tables()[0].header();
   std::uint64_t chunks = 0;
   for (const Shard& s : shards) {
     const fs::path path = s.dir / "energy.csv";
@@ -202,7 +202,7 @@ std::uint64_t count_chunks(const std::vector<Shard>& shards, int n_gamma) {
 // chunk takes, Γ by Γ, each shard's rows of that Γ in the order of the shards' packings.
 void merge_energy(const std::vector<Shard>& shards, int n_gamma, std::uint64_t chunks,
                   const fs::path& out) {
-  const std::string header = packing_ensemble_tables()[0].header();
+  const std::string header = rotation_tables()[0].header();
   std::vector<std::ifstream> in;
   std::string line;
   for (const Shard& s : shards) {
@@ -381,7 +381,7 @@ void merge_shards(const fs::path& out_dir, const std::vector<fs::path>& shard_di
   // the tables are checked before anything is written
   const std::uint64_t chunks = count_chunks(shards, n_gamma);
   const fs::path angles = shards.front().dir / "angles.csv";
-  count_rows(angles, packing_ensemble_tables()[1].header());
+  count_rows(angles, rotation_tables()[1].header());
   if (before_writing) before_writing(echo);
 
   // the streamed tables, then disks.csv and summary.json as a whole run writes them
