@@ -274,6 +274,8 @@ TEST_F(EveryCase, CollisionRecordIsCheckedAndWritesItsCounts) {
   expect_refused("demo_sweep",
                  {"/collisions={}", "/snapshots=null", "/drive/bottom=\"random_layer\""},
                  "/collisions", "random bottom layer");
+  expect_refused("demo_sweep", {"/collisions={}", "/snapshots=null", "/run/measure_time=100"},
+                 "/collisions", "at most 1000 packing-seconds");
   const std::vector<std::string> record = {"/collisions={}",       "/snapshots=null",
                                            "/drive/gamma=[4]",     "/ensemble/packings_per_gamma=1",
                                            "/run/settle_time=0.2", "/run/transient_time=0.2",

@@ -44,6 +44,9 @@ constexpr double kMaxEnsembleStepsPerCollision = 1e6;
 // per event, O(N^2) before the first), so its cost per simulated second grows as N^2; 6 000
 // disks took 3 minutes for 0.05 s (docs/ed.md), 10 000 would take hours for one second.
 constexpr long long kMaxEdDisksPerPacking = 10000;
+// Most packing-seconds a collision record measures (packings × measure_time): ~30 min on one
+// core for 60-disk packings.
+constexpr double kMaxCollisionPackingSeconds = 1000.0;
 
 // This machine's physical memory [bytes]; 0 when unknown.
 double physical_memory_bytes() {
@@ -471,6 +474,16 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
     if (impulse::uses_table(collisions->tangential))
       check_ed_restitution(contact, species, disk_disk, disk_wall, c.areal_density);
     root.forbid("snapshots", "is not written by a collision record (\"collisions\")");
+    const double packing_seconds = c.schedule.measure_time * static_cast<double>(per_gamma) *
+                                   static_cast<double>(c.gamma_values.size());
+    if (packing_seconds > kMaxCollisionPackingSeconds)
+      root.fail("collisions",
+                "a collision record follows every pair one step at a time (about 2 s of wall time "
+                "and 0.3 MB of collisions.csv per packing-second of a 60-disk packing on one "
+                "core): at most " +
+                    format_number(kMaxCollisionPackingSeconds) +
+                    " packing-seconds of measurement, and this case asks " +
+                    format_number(packing_seconds));
   }
 
   SnapshotPlan snapshots;

@@ -89,41 +89,16 @@ RunEnd run_collision_record(const md::EnsembleCase& c, const CollisionRecord& re
   }
   backend->download(s, md::Backend::Download::everything);
 
-  md::ContactEpisodes tracker(m, s);
-  std::vector<md::ContactEpisode> episodes;
-  std::int64_t next_report = 0;
-  for (std::int64_t k = 1; k <= measured; ++k) {
-    backend->advance_resident(m, s, 1);
-    backend->download(s, md::Backend::Download::observed);
-    tracker.observe(m, s, episodes);
-    if (k >= next_report || k == measured) {
-      next_report += std::max<std::int64_t>(1, measured / 20);
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      const double fraction =
-          static_cast<double>(before + k) / static_cast<double>(before + measured);
-      if (ctx.on_progress)
-        ctx.on_progress({"measure", s.time(m), fraction, NAN, static_cast<double>(episodes.size()),
-                         elapsed, elapsed * (1.0 - fraction) / fraction});
-      // a periodic line (RunContext::progress)
-      progress << "\r[collisions] t = " << io::format_value("%.4f", s.time(m)) << " s  "
-               << io::format_value("%5.1f", 100.0 * fraction) << " %  " << episodes.size()
-               << " contacts ended\n"
-               << std::flush;
-      if (stopped()) return RunEnd::interrupted;
-    }
-  }
-  backend->download(s, md::Backend::Download::everything);
-
-  // per Γ: every contact that ended, the isolated ones, and how near the rules come to them
+  // per Γ: every contact that ended, the isolated ones, and how near the rules come to them;
+  // each step's ended contacts are taken in at once (a long record holds millions)
   const int n_gamma = static_cast<int>(c.gamma_values.size());
   std::vector<double> ended(n_gamma, 0.0), isolated(n_gamma, 0.0), matched(n_gamma, 0.0);
   std::vector<std::vector<double>> errors(n_gamma), pair_errors(n_gamma), wall_errors(n_gamma);
   io::TableStream csv(ctx.out_dir, collisions_table());
-  for (const md::ContactEpisode& e : episodes) {
+  const auto take = [&](const md::ContactEpisode& e) {
     const int g = e.packing / c.packings_per_gamma;
     ended[g] += 1.0;
-    if (!e.isolated) continue;
+    if (!e.isolated) return;
     const int first = m.offset[e.packing];
     const md::ed::Restitution& rule =
         e.b >= 0 ? rules.pair(e.a - first, e.b - first) : rules.wall(e.a - first);
@@ -139,8 +114,38 @@ RunEnd run_collision_record(const md::EnsembleCase& c, const CollisionRecord& re
     csv.integer(e.b >= 0 ? e.b - first : e.b).num(e.t_start).integer(e.steps);
     csv.num(e.u_n).num(e.u_t).num(e.u_n_after).num(e.u_t_after).num(u_n).num(u_t).num(error);
     csv.end_row();
+  };
+
+  md::ContactEpisodes tracker(m, s);
+  std::vector<md::ContactEpisode> closed;
+  double contacts_ended = 0.0;
+  std::int64_t next_report = 0;
+  for (std::int64_t k = 1; k <= measured; ++k) {
+    backend->advance_resident(m, s, 1);
+    backend->download(s, md::Backend::Download::observed);
+    closed.clear();
+    tracker.observe(m, s, closed);
+    for (const md::ContactEpisode& e : closed) take(e);
+    contacts_ended += static_cast<double>(closed.size());
+    if (k >= next_report || k == measured) {
+      next_report += std::max<std::int64_t>(1, measured / 20);
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double fraction =
+          static_cast<double>(before + k) / static_cast<double>(before + measured);
+      if (ctx.on_progress)
+        ctx.on_progress({"measure", s.time(m), fraction, NAN, contacts_ended, elapsed,
+                         elapsed * (1.0 - fraction) / fraction});
+      // a periodic line (RunContext::progress)
+      progress << "\r[collisions] t = " << io::format_value("%.4f", s.time(m)) << " s  "
+               << io::format_value("%5.1f", 100.0 * fraction) << " %  " << contacts_ended
+               << " contacts ended\n"
+               << std::flush;
+      if (stopped()) return RunEnd::interrupted;
+    }
   }
   csv.close();
+  backend->download(s, md::Backend::Download::everything);
 
   nlohmann::json j = io::summary_header("packing_ensemble", ctx.case_echo, {collisions_table()});
   j["method"] = "md";
