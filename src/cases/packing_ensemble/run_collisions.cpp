@@ -138,8 +138,8 @@ RunEnd run_collision_record(const md::EnsembleCase& c, const CollisionRecord& re
                          elapsed * (1.0 - fraction) / fraction});
       // a periodic line (RunContext::progress)
       progress << "\r[collisions] t = " << io::format_value("%.4f", s.time(m)) << " s  "
-               << io::format_value("%5.1f", 100.0 * fraction) << " %  " << contacts_ended
-               << " contacts ended\n"
+               << io::format_value("%5.1f", 100.0 * fraction) << " %  "
+               << io::format_value("%.0f", contacts_ended) << " contacts ended\n"
                << std::flush;
       if (stopped()) return RunEnd::interrupted;
     }
