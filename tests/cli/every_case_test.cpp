@@ -262,6 +262,9 @@ TEST_F(EveryCase, RandomBottomLayerKeysAreChecked) {
   expect_refused("thesis_fig3_11_ed", {"/drive/bottom=\"random_layer\""}, "/drive/bottom",
                  "MD method only");
   expect_refused("demo_sweep", {"/drive/bottom=\"shaken\""}, "/drive/bottom", "wall, random_layer");
+  expect_refused("demo_sweep",
+                 {"/drive/bottom=\"random_layer\"", "/ensemble/packings_per_gamma=2000"},
+                 "/drive/bottom", "at most 10000 packings");
 }
 
 // A collision record: MD only, no snapshots, no shards, resumes or checkpoints; a short one

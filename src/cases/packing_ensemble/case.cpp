@@ -44,6 +44,10 @@ constexpr double kMaxEnsembleStepsPerCollision = 1e6;
 // per event, O(N^2) before the first), so its cost per simulated second grows as N^2; 6 000
 // disks took 3 minutes for 0.05 s (docs/ed.md), 10 000 would take hours for one second.
 constexpr long long kMaxEdDisksPerPacking = 10000;
+// Most packings of a case with a random bottom layer: its loader builds every packing's bed to
+// find the floor row (about 0.5 ms each), so that `validate` stays within seconds.
+constexpr long long kMaxRandomLayerPackings = 10000;
+
 // Most packing-seconds a collision record measures (packings × measure_time): ~30 min on one
 // core for 60-disk packings.
 constexpr double kMaxCollisionPackingSeconds = 1000.0;
@@ -447,6 +451,13 @@ std::unique_ptr<Case> load_packing_ensemble(const JsonObject& root,
                                             " (about 1 kB each)");
   }
   c.packings_per_gamma = static_cast<int>(per_gamma);
+  const long long packings = per_gamma * static_cast<long long>(c.gamma_values.size());
+  if (random_layer && packings > kMaxRandomLayerPackings)
+    drive.fail("bottom",
+               "a random layer is found in each packing's bed when the case is read "
+               "(about 0.5 ms a packing): at most " +
+                   std::to_string(kMaxRandomLayerPackings) + " packings, and this case has " +
+                   std::to_string(packings));
 
   // schedule
   c.schedule = read_schedule(root.object("run"));
