@@ -3,30 +3,50 @@
 #include <cmath>
 #include <set>
 
+#include "granular/contact_law.hpp"
 #include "granular/md/contact.hpp"
 
 namespace granular::md {
 namespace {
 
-// Relative contact velocity of disk a on partner b along the normal (nx, ny) from a towards b.
+// Relative contact velocity of disk a on its partner b along the normal (nx, ny) from a to b.
 struct Relative {
   double u_n, u_t;
 };
 
-Relative relative(double nx, double ny, double vx, double vy, double spin) {
+// ... from the velocity arrays vx, vy, omega; b a disk, or partner_of_wall(w) of packing p at t.
+Relative relative(const EnsembleModel& m, int p, int a, int b, double t, double nx, double ny,
+                  const double* vx, const double* vy, const double* omega) {
+  double ux = vx[a], uy = vy[a], spin = m.radius[a] * omega[a];
+  if (b >= 0) {
+    ux -= vx[b];
+    uy -= vy[b];
+    spin += m.radius[b] * omega[b];
+  } else {
+    const WallKinematics w = wall_at(m.packings[p], -1 - b, t);
+    ux -= w.velocity.x;
+    uy -= w.velocity.y;
+  }
   // t̂ = perp(e) = (−e_y, e_x), the contact law's tangent
-  return {vx * nx + vy * ny, -vx * ny + vy * nx + spin};
+  return {ux * nx + uy * ny, -ux * ny + uy * nx + spin};
 }
 
 }  // namespace
 
 ContactEpisodes::ContactEpisodes(const EnsembleModel& m, const EnsembleState& s) {
-  previous_ = {{s.x.begin(), s.x.end()},         {s.y.begin(), s.y.end()},
-               {s.vx.begin(), s.vx.end()},       {s.vy.begin(), s.vy.end()},
-               {s.omega.begin(), s.omega.end()}, s.time(m)};
+  remember(m, s);
   std::vector<Key> now;
   for (int p = 0; p < m.n_packings(); ++p) touching(m, s, p, now);
   seen_before_ = now;
+}
+
+void ContactEpisodes::remember(const EnsembleModel& m, const EnsembleState& s) {
+  previous_.x.assign(s.x.begin(), s.x.end());
+  previous_.y.assign(s.y.begin(), s.y.end());
+  previous_.vx.assign(s.vx.begin(), s.vx.end());
+  previous_.vy.assign(s.vy.begin(), s.vy.end());
+  previous_.omega.assign(s.omega.begin(), s.omega.end());
+  previous_.t = s.time(m);
 }
 
 void ContactEpisodes::touching(const EnsembleModel& m, const EnsembleState& s, int p,
@@ -54,7 +74,7 @@ void ContactEpisodes::observe(const EnsembleModel& m, const EnsembleState& s,
     if (s.status[p] == status_ok) touching(m, s, p, now);
   }
   const std::set<Key> touching_now(now.begin(), now.end());
-  std::map<int, int> contacts;  // per disk
+  std::vector<int> contacts(m.n_disks(), 0);  // per disk
   for (const auto& [a, b] : now) {
     ++contacts[a];
     if (b >= 0) ++contacts[b];
@@ -73,18 +93,8 @@ void ContactEpisodes::observe(const EnsembleModel& m, const EnsembleState& s,
       continue;
     }
     Open& o = it->second;
-    const int a = o.e.a, b = o.e.b;
-    double vx = s.vx[a], vy = s.vy[a], spin = m.radius[a] * s.omega[a];
-    if (b >= 0) {
-      vx -= s.vx[b];
-      vy -= s.vy[b];
-      spin += m.radius[b] * s.omega[b];
-    } else {
-      const WallKinematics w = wall_at(m.packings[o.e.packing], -1 - b, t);
-      vx -= w.velocity.x;
-      vy -= w.velocity.y;
-    }
-    const Relative after = relative(o.nx, o.ny, vx, vy, spin);
+    const Relative after = relative(m, o.e.packing, o.e.a, o.e.b, t, o.nx, o.ny, s.vx.data(),
+                                    s.vy.data(), s.omega.data());
     o.e.u_n_after = after.u_n;
     o.e.u_t_after = after.u_t;
     if (s.status[o.e.packing] == status_ok) closed.push_back(o.e);
@@ -109,39 +119,28 @@ void ContactEpisodes::observe(const EnsembleModel& m, const EnsembleState& s,
     if (unseen.count(k)) continue;
     const int p = packing_of(a);
     Open o;
-    double vx = previous_.vx[a], vy = previous_.vy[a], spin = m.radius[a] * previous_.omega[a];
-    double mass = m.mass[a];
+    double m_eff = m.mass[a];
     if (b >= 0) {
       const double dx = previous_.x[b] - previous_.x[a], dy = previous_.y[b] - previous_.y[a];
       const double d = std::sqrt(dx * dx + dy * dy);
       o.nx = dx / d;
       o.ny = dy / d;
-      vx -= previous_.vx[b];
-      vy -= previous_.vy[b];
-      spin += m.radius[b] * previous_.omega[b];
-      // a prescribed partner moves whatever the forces: as a wall
-      if (m.inv_mass[a] != 0.0 && m.inv_mass[b] != 0.0)
-        mass = m.mass[a] * m.mass[b] / (m.mass[a] + m.mass[b]);
-      else if (m.inv_mass[a] == 0.0)
-        mass = m.mass[b];
+      // a prescribed partner moves whatever the forces: infinitely heavy, as a wall
+      m_eff = m.inv_mass[a] == 0.0
+                  ? m.mass[b]
+                  : effective_mass(m.mass[a], m.inv_mass[b] != 0.0 ? m.mass[b] : INFINITY);
     } else {
       const WallKinematics w = wall_at(m.packings[p], -1 - b, previous_.t);
       o.nx = -w.normal.x;
       o.ny = -w.normal.y;
-      vx -= w.velocity.x;
-      vy -= w.velocity.y;
     }
-    const Relative before = relative(o.nx, o.ny, vx, vy, spin);
-    o.e = {p, a, b, t, 1, alone(a, b), before.u_n, before.u_t, 0.0, 0.0, mass};
+    const Relative before = relative(m, p, a, b, previous_.t, o.nx, o.ny, previous_.vx.data(),
+                                     previous_.vy.data(), previous_.omega.data());
+    o.e = {p, a, b, t, 1, alone(a, b), before.u_n, before.u_t, 0.0, 0.0, m_eff};
     open_.emplace(k, o);
   }
 
-  previous_.x.assign(s.x.begin(), s.x.end());
-  previous_.y.assign(s.y.begin(), s.y.end());
-  previous_.vx.assign(s.vx.begin(), s.vx.end());
-  previous_.vy.assign(s.vy.begin(), s.vy.end());
-  previous_.omega.assign(s.omega.begin(), s.omega.end());
-  previous_.t = t;
+  remember(m, s);
 }
 
 }  // namespace granular::md

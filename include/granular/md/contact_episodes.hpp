@@ -56,6 +56,8 @@ class ContactEpisodes {
   };
   using Key = std::tuple<int, int>;  // (a, b)
 
+  // the state's positions, velocities and time, for the next step's "before"
+  void remember(const EnsembleModel& m, const EnsembleState& s);
   void touching(const EnsembleModel& m, const EnsembleState& s, int p, std::vector<Key>& out) const;
   Kinematics previous_;
   std::map<Key, Open> open_;
