@@ -13,6 +13,10 @@
 #                                 `high` with γn = 0.01 or 0.5 kg/s (e_n ≈ 0.997, 0.85 instead
 #                                 of 0.97), a 0.30 m box, dt = t_c/100: the model choices the
 #                                 thesis leaves open (25–49 s)
+#   peak-gn0.01, peak-gn0.5, peak-w0.30, peak-dt100, peak-seed2
+#                                 `peak` with the same model choices, and other packings: where
+#                                 the maximum lies within the thesis' open choices (not in the
+#                                 default list: run them by name)
 # Each run is cut by the time left of LIMIT_S; $OUT/ch3.tar.gz gets the summaries, disks.csv,
 # angles.csv and logs of every run. The whole list is ~10 min: two calls of the device tool.
 #   scripts/ch3_scale_run.sh [RUN ...]   (default: all; env LIMIT_S=560,
@@ -28,6 +32,7 @@ limit=${LIMIT_S:-560}
 mkdir -p "$work" "$back"
 low='[0.1,0.2,0.3,0.5,0.7,0.8]'
 high='[1,1.2,1.5,2,3,4,6,8,10]'
+peak='[6,8,10,15,20,29]'
 started=$(date +%s)
 left() { echo $((limit - ($(date +%s) - started))); }
 # NAME GAMMAS PACKINGS TRANSIENT WINDOW [--set ...]: one run on the device
@@ -48,7 +53,12 @@ one() {
     high-seed3) device_run high-seed3 "$high" 58 2 20 --set /seed=3 ;;
     low) device_run low "$low" 88 10 200 ;;
     low-t50) device_run low-t50 "$low" 88 10 50 --set /seed=2 ;;
-    peak) device_run peak '[6,8,10,15,20,29]' 88 2 60 ;;
+    peak) device_run peak "$peak" 88 2 60 ;;
+    peak-gn0.01 | peak-gn0.5) device_run "$1" "$peak" 88 2 60 --set /contact/disk_disk/gamma_n="${1#peak-gn}" \
+      --set /contact/disk_wall/gamma_n="${1#peak-gn}" ;;
+    peak-w0.30) device_run peak-w0.30 "$peak" 88 2 60 --set /packing/box_width=0.30 ;;
+    peak-seed2) device_run peak-seed2 "$peak" 88 2 60 --set /seed=2 ;;
+    peak-dt100) device_run peak-dt100 "$peak" 88 2 60 --set /integrator/steps_per_collision=100 ;;
     high-gn0.01) device_run high-gn0.01 "$high" 58 2 20 --set /contact/disk_disk/gamma_n=0.01 \
       --set /contact/disk_wall/gamma_n=0.01 ;;
     high-gn0.5) device_run high-gn0.5 "$high" 58 2 20 --set /contact/disk_disk/gamma_n=0.5 \

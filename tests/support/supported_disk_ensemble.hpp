@@ -1,11 +1,15 @@
 // An ensemble of the thesis' supported-disk systems with every kind of prescribed body and external
 // load (md/supported_disk/systems.hpp): tilted 3-disk systems under a harmonic torque with randomly
-// vibrated or sine-shaken supports, and tilted wedges vibrating sinusoidally. For the tests that
-// check the schedules of the kernels against the CPU on them.
+// vibrated or sine-shaken supports, tilted wedges vibrating sinusoidally, a 3-disk system whose
+// upper centre is held (no inverse mass, free to turn) on fixed supports, and a 30-disk bed on a
+// randomly vibrated bottom layer (md/bottom_layer.hpp). For the tests that check the schedules
+// of the kernels against the CPU on them.
 #pragma once
 
 #include <vector>
 
+#include "granular/md/bottom_layer.hpp"
+#include "granular/md/packing.hpp"
 #include "granular/md/state.hpp"
 #include "granular/md/supported_disk/systems.hpp"
 
@@ -35,6 +39,29 @@ inline md::EnsembleState supported_disk_ensemble(md::EnsembleModel& m, int copie
     wedge.omega = 502.6548;  // 80 Hz
     md::add_wedge_disk(m, wedge, x, y);
   }
+  md::ThreeDiskParams held;
+  held.radius = 0.02;
+  held.mass = 4.5e-3;
+  held.contact = {4.5e4, 3.5e4, 0.5, 0.1};
+  held.tilt = 0.03;
+  held.torque = {-1, 6e-4, 300.0, 0.0};
+  held.upper_centre = md::UpperCentre::held;
+  md::add_three_disk(m, held, x, y);
+
+  md::PackingParams bed{};
+  bed.box_width = 0.2;
+  bed.gravity = 9.8;
+  bed.disk_disk = {1e4, 7.7e3, 0.1, 0.1};
+  bed.disk_wall = bed.disk_disk;
+  bed.seed = 11;
+  std::vector<double> radii;
+  for (int k = 0; k < 30; ++k) radii.push_back(0.015 + 0.005 * (k % 3));
+  m.add_packing(bed, radii, 3.57);
+  const double omega = 502.6548;  // 80 Hz, Γ = 2
+  md::add_random_bottom_layer(m, {2.0 * 9.8 / (omega * omega), omega, 0.5});
+  const md::PackingLayout layout = md::build_bed(radii, bed.box_width, bed.seed);
+  x.insert(x.end(), layout.x.begin(), layout.x.end());
+  y.insert(y.end(), layout.y.begin(), layout.y.end());
   return md::make_state(m, x, y, 0.0);
 }
 
