@@ -13,10 +13,11 @@
 #                                 `high` with γn = 0.01 or 0.5 kg/s (e_n ≈ 0.997, 0.85 instead
 #                                 of 0.97), a 0.30 m box, dt = t_c/100: the model choices the
 #                                 thesis leaves open (25–49 s)
-#   peak-gn0.01, peak-gn0.5, peak-w0.30, peak-dt100, peak-seed2
-#                                 `peak` with the same model choices, and other packings: where
-#                                 the maximum lies within the thesis' open choices (not in the
-#                                 default list: run them by name)
+#   peak-gn0.01, peak-gn0.5, peak-w0.30, peak-dt100, peak-seed2, peak-fine
+#                                 `peak` with the same model choices, other packings, a finer
+#                                 grid (Γ = 10 … 22, seed 3): where the maximum lies within the
+#                                 thesis' open choices (one H200: 34–45 s each, dt/2 75 s; not in
+#                                 the default list: run them by name)
 # Each run is cut by the time left of LIMIT_S; $OUT/ch3.tar.gz gets the summaries, disks.csv,
 # angles.csv and logs of every run. The whole list is ~10 min: two calls of the device tool.
 #   scripts/ch3_scale_run.sh [RUN ...]   (default: all; env LIMIT_S=560,
@@ -59,6 +60,7 @@ one() {
     peak-w0.30) device_run peak-w0.30 "$peak" 88 2 60 --set /packing/box_width=0.30 ;;
     peak-seed2) device_run peak-seed2 "$peak" 88 2 60 --set /seed=2 ;;
     peak-dt100) device_run peak-dt100 "$peak" 88 2 60 --set /integrator/steps_per_collision=100 ;;
+    peak-fine) device_run peak-fine '[10,12,14,16,18,22]' 88 2 60 --set /seed=3 ;;
     high-gn0.01) device_run high-gn0.01 "$high" 58 2 20 --set /contact/disk_disk/gamma_n=0.01 \
       --set /contact/disk_wall/gamma_n=0.01 ;;
     high-gn0.5) device_run high-gn0.5 "$high" 58 2 20 --set /contact/disk_disk/gamma_n=0.5 \
