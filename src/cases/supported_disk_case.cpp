@@ -220,8 +220,10 @@ class ThreeDiskCase : public SupportedDiskCase {
     const three_disk::ThreeDiskParams c = closed_form_params();
     std::ostream& out = d.out;
     d.group("three_disk");
-    out << "three_disk: R " << d.number("R", p_.radius, "%.6g") << ", m "
-        << d.number("m", p_.mass, "%.6g") << ", half-angle "
+    out << "three_disk: R " << d.number("R", p_.radius, "%.6g");
+    if (p_.support_radius != p_.radius)
+      out << ", supports' R_s " << d.number("R_s", p_.support_radius, "%.6g");
+    out << ", m " << d.number("m", p_.mass, "%.6g") << ", half-angle "
         << d.number("half_angle", p_.half_angle / degree, "%.6g", "deg") << " deg, tilt "
         << d.number("tilt", p_.tilt / pi, "%.6g", "pi") << " pi; supports ";
     if (p_.supports.drive == md::SupportDrive::random) {
@@ -360,8 +362,11 @@ std::unique_ptr<Case> load_three_disk(const JsonObject& root, std::vector<std::s
   p.tilt = read_tilt(root);
 
   const JsonObject disks = root.object_or_empty("disks");
-  disks.allow_only({"radius", "mass", "half_angle_deg", "upper_centre"});
+  disks.allow_only({"radius", "support_radius", "mass", "half_angle_deg", "upper_centre"});
   p.radius = disks.number_or("radius", 1.0, Bound::positive);
+  // no fallback in the key's record: its default is another key's value
+  p.support_radius =
+      disks.has("support_radius") ? disks.number("support_radius", Bound::positive) : p.radius;
   p.mass = disks.number_or("mass", 0.1, Bound::positive);
   check_disk_inertia(disks, "mass", md::disk_areal_density(p.mass, p.radius), p.radius);
   p.half_angle = disks.number_or("half_angle_deg", 30.0, Bound::positive) * degree;

@@ -82,10 +82,32 @@ TEST(ThreeDiskMd, RestsWithTheClosedFormStatics) {
 
 // A ramp of ±0.02 N m/s: 6 s to the thresholds, against an elastic period of 3e-4 s (quasi-
 // static); sampled every 1 ms (2e-5 of torque).
-SystemRun ramp(double tilt, double rate, double duration) {
+SystemRun ramp(double tilt, double rate, double duration, double support_radius = 0.0) {
   ThreeDiskParams p = chapter5(tilt);
   p.torque.rate = rate;
+  p.support_radius = support_radius;
   return run(p, {0.5, 0.0, duration, 1e-3});
+}
+
+// The statics and the slide thresholds depend on the supports only through the normals' angle
+// θ0 (eqs. 4.29–4.30, 5.3–5.5): supports of half or four times the upper disk's radius, with
+// the same θ0, give the same normal forces at rest and the same counter-clockwise onset A_S2.
+TEST(ThreeDiskMd, SupportsOfAnyRadiusGiveTheSameStaticsAndThreshold) {
+  const double tilt = 0.06 * pi;
+  for (const double support_radius : {0.5, 4.0}) {
+    ThreeDiskParams p = chapter5(tilt);
+    p.support_radius = support_radius;
+    const SystemRun r = run(p, {0.3, 0.0, 0.2, 0.01});
+    ASSERT_FALSE(r.samples.empty());
+    const three_disk::NormalForces closed =
+        three_disk::normal_forces(closed_form_params(p), 0.0, 0.0);
+    EXPECT_NEAR(r.samples.back().contacts[0].normal / closed.n01, 1.0, 1e-3) << support_radius;
+    EXPECT_NEAR(r.samples.back().contacts[1].normal / closed.n02, 1.0, 1e-3) << support_radius;
+  }
+  const three_disk::ThreeDiskParams c = closed_form_params(chapter5(tilt));
+  const std::optional<double> ccw = slip_onset(ramp(tilt, 0.02, 6.5, 4.0));
+  ASSERT_TRUE(ccw.has_value());
+  EXPECT_NEAR(*ccw, three_disk::ccw_threshold(c), 5e-3 * three_disk::ccw_threshold(c));
 }
 
 TEST(ThreeDiskMd, SlipOnsetsUnderATorqueRampAreTheThresholds) {

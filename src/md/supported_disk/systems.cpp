@@ -32,11 +32,11 @@ PackingParams system_packing(double width, double gravity, double tilt, const Co
 // The upper disk's centre at rest on supports centred at (x1, y) and (x2, y), its normal
 // springs alone balancing gravity g (−sin θ_T, −cos θ_T) on mass m: the normal forces N_i of
 // N1 n1 + N2 n2 = m g (sin θ_T, cos θ_T) with n_i the unit vector from support i to the
-// centre, and the centre at 2R − N_i/k_n from support i (the upper intersection of the two
-// circles). The normals depend on the overlaps, so the two are solved in turn until the centre
-// stops moving (the overlaps are ~1e-4 R for the thesis' set). A contact that would pull
-// (N_i < 0: a tilt beyond the cone of the normals) is placed at touch.
-std::array<double, 2> static_rest(double x1, double x2, double y, double r, double mass,
+// centre, and the centre at reach − N_i/k_n from support i (reach = R + R_s; the upper
+// intersection of the two circles). The normals depend on the overlaps, so the two are solved
+// in turn until the centre stops moving (the overlaps are ~1e-4 R for the thesis' set). A
+// contact that would pull (N_i < 0: a tilt beyond the cone of the normals) is placed at touch.
+std::array<double, 2> static_rest(double x1, double x2, double y, double reach, double mass,
                                   double gravity, double tilt, double k_n, double touch_y) {
   const double load[2] = {mass * gravity * std::sin(tilt), mass * gravity * std::cos(tilt)};
   double px = 0.5 * (x1 + x2), py = touch_y;
@@ -53,8 +53,8 @@ std::array<double, 2> static_rest(double x1, double x2, double y, double r, doub
     const double forces[2] = {(load[0] * n[1][1] - n[1][0] * load[1]) / det,
                               (n[0][0] * load[1] - load[0] * n[0][1]) / det};
     Vec2 centre;
-    if (!touch_two_disks({x1, y}, 2.0 * r - std::max(forces[0], 0.0) / k_n, {x2, y},
-                         2.0 * r - std::max(forces[1], 0.0) / k_n, centre))
+    if (!touch_two_disks({x1, y}, reach - std::max(forces[0], 0.0) / k_n, {x2, y},
+                         reach - std::max(forces[1], 0.0) / k_n, centre))
       break;  // not reached: the overlaps are far below the supports' distance
     const bool settled = centre.x == px && centre.y == py;
     px = centre.x;
@@ -69,23 +69,24 @@ std::array<double, 2> static_rest(double x1, double x2, double y, double r, doub
 void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<double>& x,
                     std::vector<double>& y) {
   const double r = p.radius;
-  const double width = width_in_radii * r;
+  const double rs = p.support_radius > 0.0 ? p.support_radius : r;
+  const double width = width_in_radii * std::max(r, rs);
   PackingParams pp = system_packing(width, p.gravity, p.tilt, p.contact, p.seed);
   const int first = m.n_disks();
   pp.torque = p.torque;
   pp.torque.disk = first + upper_disk;
-  m.add_packing(pp, {r, r, r}, disk_areal_density(p.mass, r));
+  m.add_packing(pp, {r, rs, rs}, disk_areal_density(p.mass, r));
 
   // supports on the floor of the grid, touching the upper disk at θ0 from the bisector; the
   // upper disk starts at its static overlaps with unloaded skins, so that it rests with the
   // closed-form statics (4.29)–(4.30) at τ = 0 (starting at touch, it sank and stretched its
   // skins: a residual tangential force pushed it down, N 1.9 % above the closed form)
   const double xc = 0.5 * width;
-  const double lower = 2.0 * r;
-  const double reach = 2.0 * r;  // centre distance at touch
+  const double lower = 2.0 * rs;
+  const double reach = r + rs;  // centre distance at touch
   const double dx = reach * std::sin(p.half_angle);
   const std::array<double, 2> rest =
-      static_rest(xc - dx, xc + dx, lower, r, m.mass[first + upper_disk], p.gravity, p.tilt,
+      static_rest(xc - dx, xc + dx, lower, reach, m.mass[first + upper_disk], p.gravity, p.tilt,
                   p.contact.k_n, lower + reach * std::cos(p.half_angle));
   const double centre_x[3] = {rest[0], xc - dx, xc + dx};
   const double centre_y[3] = {rest[1], lower, lower};
@@ -107,7 +108,7 @@ void add_three_disk(EnsembleModel& m, const ThreeDiskParams& p, std::vector<doub
     if (p.supports.drive == SupportDrive::random) {
       for (int axis = 0; axis < 3; ++axis) {
         support.axis[axis] = {AxisDrive::random,
-                              axis == 2 ? p.supports.amplitude / r : p.supports.amplitude,
+                              axis == 2 ? p.supports.amplitude / rs : p.supports.amplitude,
                               p.supports.omega,
                               p.supports.damping,
                               {}};

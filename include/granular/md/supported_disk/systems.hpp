@@ -38,12 +38,15 @@ enum class UpperCentre { free, held };
 inline constexpr Named<UpperCentre> upper_centre_names[] = {{UpperCentre::free, "free"},
                                                             {UpperCentre::held, "held"}};
 
-// The 3-disk system (thesis §4.1, ch. 5): disks of equal radius; contact 1 is the left support,
-// contact 2 the right; the contact normals make the half-angle θ0 with the bisector (π/6: the
-// supports touch each other).
+// The 3-disk system (thesis §4.1, ch. 5): contact 1 is the left support, contact 2 the right;
+// the contact normals make the half-angle θ0 with the bisector (π/6 with equal radii: the
+// supports touch each other). The supports' radius R_s is the upper disk's unless set: the
+// thesis' §6.2 compares the disk on two supports with the disk in a wedge without giving the
+// supports' size, and R_s → ∞ at fixed θ0 is the wedge (prescribed supports may overlap).
 struct ThreeDiskParams {
-  double radius = 1.0;  // R of every disk
-  double mass = 0.1;    // m of the upper disk (the supports' is the same, and unused)
+  double radius = 1.0;                         // R of the upper disk
+  double support_radius = 0.0;                 // R_s of the supports [m]; 0: R
+  double mass = 0.1;                           // m of the upper disk (the supports' is unused)
   ContactParams contact{1e3, 1e6, 10.0, 0.1};  // every contact (thesis ch. 5)
   double gravity = 10.0;
   double tilt = 0.0;             // θ_T [rad]
