@@ -1,7 +1,9 @@
 // Motion mode of a dimer run from its impact pattern (docs/dimer.md §5; Dorbolo et al.'s
 // modes). The paper classifies by eye; the rules below are ours (named in docs/dimer.md):
 //   rest    no impact faster than the threshold and both tips closed ≥ 99% of the window;
-//   drift   one tip on the plate ≥ 30% of the time, the other hitting about once per period;
+//   drift   one tip resting (on the plate ≥ 30% of the time, or chattering near it: two or more
+//           impacts a period, flights too short to leave the plate's neighbourhood), the
+//           other hitting about once per period;
 //   jump    both tips hitting about once per period, both mostly in flight;
 //   flutter both tips hitting about every other period, out of phase, mostly in flight;
 //   mixed   anything else (period 2, jump + flutter, chaotic).
@@ -55,8 +57,13 @@ DimerMotion classify_dimer_motion(const Params& p, const Result& run, const Opti
   if (total == 0 && contact_fraction[0] >= 0.99 && contact_fraction[1] >= 0.99)
     return DimerMotion::rest;
   const bool lying[2] = {contact_fraction[0] >= 0.3, contact_fraction[1] >= 0.3};
+  // a tip hitting twice a period or more flies at most half a period between impacts: its
+  // apex g(T/2)²/8 stays within a few A of the plate at Γ ≈ 1, a quarter of a once-a-period
+  // bounce's; it rests as a chattering tip
+  const bool resting[2] = {lying[0] || impacts_per_period[0] >= 2.0,
+                           lying[1] || impacts_per_period[1] >= 2.0};
   for (int i = 0; i < 2; ++i)
-    if (lying[i] && !lying[1 - i] && near(impacts_per_period[1 - i], 1.0, 0.25))
+    if (resting[i] && !lying[1 - i] && near(impacts_per_period[1 - i], 1.0, 0.25))
       return DimerMotion::drift;
   if (!lying[0] && !lying[1]) {
     if (near(impacts_per_period[0], 1.0, 0.25) && near(impacts_per_period[1], 1.0, 0.25))
