@@ -423,7 +423,7 @@ std::vector<io::TableSpec> dimer_tables() {
 
 std::unique_ptr<Case> load_dimer(const JsonObject& root, std::vector<std::string>&) {
   root.allow_only({"model", "description", "dimer", "plate", "contact", "gravity", "initial", "run",
-                   "integrator", "numerics", "sweep"});
+                   "integrator", "zeno", "numerics", "sweep"});
   if (root.has("description")) root.string("description");
   dimer::Params p;
   p.g = root.number_or("gravity", 9.81, Bound::positive);

@@ -243,7 +243,7 @@ std::vector<io::TableSpec> prism_tables() { return {impacts_table(), rolling_tab
 std::unique_ptr<Case> load_prism(const io::JsonObject& root, std::vector<std::string>&) {
   using io::Bound;
   root.allow_only({"model", "description", "gravity", "prism", "ramp", "release", "impact",
-                   "gauges", "integrator", "run"});
+                   "gauges", "integrator", "zeno", "run"});
   if (root.has("description")) root.string("description");
   prism::Params p;
   prism::Options o;
