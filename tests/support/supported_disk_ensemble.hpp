@@ -20,11 +20,12 @@ inline md::EnsembleState supported_disk_ensemble(md::EnsembleModel& m, int copie
   m.dt = 2e-6;
   m.neighbor.skin = 0.002;
   std::vector<double> x, y;
+  md::ThreeDiskParams chapter6;  // the ch. 6 disk, softer contacts
+  chapter6.radius = 0.02;
+  chapter6.mass = 4.5e-3;
+  chapter6.contact = {4.5e4, 3.5e4, 0.5, 0.1};
   for (int k = 0; k < copies; ++k) {
-    md::ThreeDiskParams three;
-    three.radius = 0.02;
-    three.mass = 4.5e-3;
-    three.contact = {4.5e4, 3.5e4, 0.5, 0.1};
+    md::ThreeDiskParams three = chapter6;
     three.tilt = 0.05 * k;
     three.torque = {-1, 4e-4, 500.0, 0.0};
     // randomly vibrated supports, and every other copy supports shaken as a sine
@@ -39,10 +40,7 @@ inline md::EnsembleState supported_disk_ensemble(md::EnsembleModel& m, int copie
     wedge.omega = 502.6548;  // 80 Hz
     md::add_wedge_disk(m, wedge, x, y);
   }
-  md::ThreeDiskParams held;
-  held.radius = 0.02;
-  held.mass = 4.5e-3;
-  held.contact = {4.5e4, 3.5e4, 0.5, 0.1};
+  md::ThreeDiskParams held = chapter6;
   held.tilt = 0.03;
   held.torque = {-1, 6e-4, 300.0, 0.0};
   held.upper_centre = md::UpperCentre::held;
