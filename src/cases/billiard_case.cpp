@@ -173,7 +173,9 @@ const io::TableSpec& collisions_table() {
        {"e_used", "-",
         "restitution used (0 for the plastic impact that starts persistent contact)"},
        {"energy", "J", "½mv² + ½Ju3² + mgq2"},
-       {"norm_height", "-", "q2 over E/(mg), E = ½mv² + mgq2 after the impact (Fig. 7)"},
+       {"norm_height", "-",
+        "h over E/(mg), h = q2 − q2,rest (the centre resting in the vertex), E = ½mv² + mgh "
+        "after the impact (Fig. 7)"},
        {"norm_u_t", "-", "u4 over √(2E/m) (Fig. 7)"}}};
   return t;
 }
@@ -453,6 +455,7 @@ std::unique_ptr<Case> load_billiard(const JsonObject& root, std::vector<std::str
   double rest = 0.0;
   try {
     rest = resting_height(m, c->initial.q1);
+    resting_height(m, 0.0);  // the Fig. 7 normalisation's zero (the run takes it)
   } catch (const std::domain_error& e) {
     boundary.fail("", e.what());
   }

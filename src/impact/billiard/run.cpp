@@ -31,7 +31,8 @@ struct BilliardEvent {
 // by billiard_contact_advance.
 class BilliardRunModel : public HybridModel<BilliardEvent> {
  public:
-  BilliardRunModel(const Params& m, const Options& o) : m_(m), o_(o), list_(surfaces(m.boundary)) {}
+  BilliardRunModel(const Params& m, const Options& o)
+      : m_(m), o_(o), list_(surfaces(m.boundary)), rest_height_(resting_height(m, 0.0)) {}
 
   std::optional<Stop> start(double t, State& y, DriverContext& ctx) override {
     ctx_ = &ctx;
@@ -205,8 +206,11 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
     y_[kV2] = r.v.y;
     y_[kSpin] = r.spin;
 
-    // the record of spec §5, with the Fig. 7 normalisation read literally: E = ½ m v² + m g q2
-    // after the impact (lab frame, zero at q2 = 0, rotation excluded)
+    // the record of spec §5; the Fig. 7 normalisation measures heights from the centre's lowest
+    // place, the ball resting in the floor's vertex: h = q2 − q2,rest, E = ½ m v² + m g h after
+    // the impact (lab frame, rotation excluded), q2,max − q2,rest = E/(mg), u4,max = √(2E/m).
+    // Of the readings the paper leaves open (docs/billiard.md), this one gives its period-one
+    // orbit's printed (0.376, ±0.0372); a zero at q2 = 0 gives (0.402, ±0.0364)
     BilliardCollision c{};
     c.t = t_;
     c.q1 = y_[kQ1];
@@ -218,8 +222,9 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
     c.u5_after = r.u5_after;
     c.energy = billiard_energy(m_, r.v, r.spin, y_[kQ2]);
     const double mass = m_.ball.mass;
-    const double e_trans = 0.5 * mass * dot(r.v, r.v) + mass * g * y_[kQ2];
-    c.norm_height = e_trans > 0.0 ? y_[kQ2] / (e_trans / (mass * g)) : 0.0;
+    const double h = y_[kQ2] - rest_height_;
+    const double e_trans = 0.5 * mass * dot(r.v, r.v) + mass * g * h;
+    c.norm_height = e_trans > 0.0 ? h / (e_trans / (mass * g)) : 0.0;
     c.norm_u_t = e_trans > 0.0 ? r.u4_after / std::sqrt(2.0 * e_trans / mass) : 0.0;
     c.e_used = r.e_used;
     c.surface = s;
@@ -372,6 +377,7 @@ class BilliardRunModel : public HybridModel<BilliardEvent> {
   const Params& m_;
   const Options& o_;
   const std::vector<Surface> list_;
+  const double rest_height_;      // the centre resting in the floor's vertex: Fig. 7's zero [m]
   DriverContext* ctx_ = nullptr;  // the driver's, for the run (set in start)
   Result out_;
   std::optional<Stop> stop_;

@@ -32,16 +32,23 @@ DimerMotion classify_dimer_motion(const Params& p, const Result& run, const Opti
   const double period = p.omega > 0.0 ? 2.0 * pi / p.omega : window;
   const double threshold = std::max(0.1 * p.amplitude * p.omega, o.driver.zeno.min_speed);
 
-  // major impacts per tip, and whether the two tips alternate
+  // major impacts per tip, and whether the two tips alternate: a double impact, both tips hitting
+  // at once, is no alternation, and the next single impact starts the count again
   int count[2] = {0, 0};
   int alternations = 0, last_tip = -1;
   for (const DimerImpact& im : run.impacts) {
     if (im.t < t0) continue;
+    bool major[2];
     for (int i = 0; i < 2; ++i) {
-      if (!im.tips[i] || -im.d_dot_before[i] <= threshold) continue;
-      ++count[i];
-      if (last_tip >= 0 && last_tip != i) ++alternations;
-      last_tip = i;
+      major[i] = im.tips[i] && -im.d_dot_before[i] > threshold;
+      if (major[i]) ++count[i];
+    }
+    if (major[0] && major[1]) {
+      last_tip = -1;
+    } else if (major[0] || major[1]) {
+      const int tip = major[0] ? 0 : 1;
+      if (last_tip >= 0 && last_tip != tip) ++alternations;
+      last_tip = tip;
     }
   }
   for (int i = 0; i < 2; ++i) impacts_per_period[i] = count[i] * period / window;

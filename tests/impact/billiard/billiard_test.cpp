@@ -165,18 +165,24 @@ TEST(BilliardRun, ElasticFrictionlessBilliardConservesEnergy) {
   }
 }
 
+// The paper's ball in a driven boundary of the paper's shape under a ceiling, without drag.
+Params driven_model(BoundaryShape shape, double ceiling, double amplitude, double frequency) {
+  Params m;
+  m.boundary.shape = shape;
+  m.boundary.has_ceiling = true;
+  m.boundary.ceiling = ceiling;
+  m.ball = paper_ball();
+  m.drive = {amplitude, 2.0 * kPi * frequency};
+  return m;
+}
+
 // Mirror symmetry: q1 → −q1, v1 → −v1, u3 → −u3 and A → −A give the mirrored run: the same
 // impact times and heights, opposite u4 and spin.
 TEST(BilliardRun, MirrorSymmetry) {
   for (BoundaryShape shape :
        {BoundaryShape::parabola, BoundaryShape::wedge, BoundaryShape::hyperbola}) {
-    Params m;
+    Params m = driven_model(shape, 0.12, 0.004, 4.5);
     Options o;
-    m.boundary.shape = shape;
-    m.boundary.has_ceiling = true;
-    m.boundary.ceiling = 0.12;
-    m.ball = paper_ball();
-    m.drive = {0.004, 2.0 * kPi * 4.5};
     m.drag = {4.8e-7, 2.1e-6};
     o.max_collisions = 60;
     BilliardInitial init;
@@ -423,6 +429,41 @@ TEST(BilliardRun, PaperCasesRunPastTheirFormerZenoStop) {
     for (const BilliardContactPhase& p : r.contact_phases) {
       EXPECT_LE(p.t_start, p.t_end);
       EXPECT_NE(p.end, BilliardContactEnd::undetermined);
+    }
+  }
+}
+
+// Fig. 7's coordinates measure heights from the centre resting in the vertex (docs/billiard.md):
+// its height is the closed form (the floor's vertex plus b, b√(1 + s²) in the wedge's corner),
+// and after every impact the normalised height and the squared normalised tangential and
+// normal velocities share the energy above it: they sum to 1, each part in [0, 1].
+TEST(BilliardRun, Fig7CoordinatesShareTheEnergyAboveTheRestingCentre) {
+  for (BoundaryShape shape :
+       {BoundaryShape::parabola, BoundaryShape::wedge, BoundaryShape::hyperbola}) {
+    const Params m = driven_model(shape, 0.15, 0.0254, 6.0);
+    Options o;
+    o.max_collisions = 400;
+    const double b = m.ball.radius;
+    const double rest = shape == BoundaryShape::wedge
+                            ? floor_height(m.boundary, 0.0) +
+                                  b * std::sqrt(1.0 + m.boundary.slope * m.boundary.slope)
+                            : floor_height(m.boundary, 0.0) + b;
+    EXPECT_NEAR(resting_height(m, 0.0), rest, 1e-12) << static_cast<int>(shape);
+    BilliardInitial init;
+    init.q2 = rest + 1e-3;
+    const Result r = run_billiard(m, o, init);
+    ASSERT_EQ(r.status, RunStatus::completed) << static_cast<int>(shape);
+    const double mass = m.ball.mass, g = m.gravity;
+    for (const BilliardCollision& c : r.collisions) {
+      const double spin_energy = 0.5 * m.ball.inertia * c.spin_after * c.spin_after;
+      const double e_above = c.energy - spin_energy - mass * g * rest;  // ½mv² + mgh
+      ASSERT_GT(e_above, 0.0);
+      const double u_max = std::sqrt(2.0 * e_above / mass);
+      const double normal = c.u5_after / u_max;
+      EXPECT_NEAR(c.norm_height + c.norm_u_t * c.norm_u_t + normal * normal, 1.0, 1e-9);
+      EXPECT_NEAR(c.norm_height, (c.height - rest) * mass * g / e_above, 1e-9);
+      EXPECT_GE(c.norm_height, 0.0);
+      EXPECT_LE(c.norm_height, 1.0);
     }
   }
 }

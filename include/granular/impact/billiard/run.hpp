@@ -25,7 +25,7 @@ struct BilliardCollision {
   double spin_after;   // post-impact spin u3 [rad/s]
   double u5_after;     // post-impact normal speed u5 [m/s]
   double energy;       // total energy after [J]
-  double norm_height;  // q2 / q2,max (spec §5, literal reading)
+  double norm_height;  // (q2 − q2,rest) / (q2,max − q2,rest), Fig. 7 (docs/billiard.md)
   double norm_u_t;     // u4 / u4,max
   double e_used;
   Surface surface;
