@@ -12,7 +12,12 @@ mean over packings of a and b with their standard errors (over packings), and th
 ⟨ω̄²⟩ the diffusion makes at the measurement times that matter (20 s: the quick scale; 1 000 s:
 the thesis).
 
-    python3 tools/drift_vs_diffusion.py RUN_DIR... [--windows 1,2,5,10,20,40,80]
+With --reference T_REF (a window every packing has, e.g. the whole 1 000 s) it also prints, per
+Γ, how far each shorter window's ⟨ω̄²⟩ lies above the T_REF one, and how far the T_REF value lies
+above a + b/T_REF fitted to the shorter windows alone: paired over the same packings, as shares
+of the T_REF value, so the packings' own spread cancels.
+
+    python3 tools/drift_vs_diffusion.py RUN_DIR... [--windows 1,2,5,10,20,40,80] [--reference T]
 """
 import argparse
 import csv
@@ -45,6 +50,8 @@ def main():
     p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
     p.add_argument("--windows", default="1,2,5,10,20,40,80",
                    help="window lengths T in seconds (those longer than the run are skipped)")
+    p.add_argument("--reference", type=float, metavar="T_REF",
+                   help="compare every shorter window, and the fit over them, with this one")
     args = p.parse_args()
     theta = defaultdict(list)  # (gamma, run, packing, disk) -> [(t, θ)]
     for run, folder in enumerate(args.run_dirs):
@@ -93,6 +100,27 @@ def main():
         share = [b / t / (a + b / t) if a + b / t > 0 else float("nan") for t in (20.0, 1000.0)]
         print(f"{gamma:g}  {len(rows)}  " + "  ".join(cells) +
               f"  {a:.4g} ± {a_se:.2g}  {b:.4g} ± {b_se:.2g}  {share[0]:.1%}, {share[1]:.2%}")
+    if args.reference:
+        paired_against_reference(by_gamma, windows, args.reference)
+
+
+def paired_against_reference(by_gamma, windows, ref):
+    """Per Γ: each shorter window's ⟨ω̄²⟩ above the reference window's, and the reference above
+    a + b/ref fitted to the shorter windows, paired over packings, as shares of the reference."""
+    shorter = [w for w in windows if w < ref]
+    if ref not in windows or len(shorter) < 2:
+        sys.exit(f"--reference {ref:g}: needs that window and two shorter ones")
+    for gamma, rows in sorted(by_gamma.items()):
+        rows = [r[2] for r in rows if ref in r[2] and all(w in r[2] for w in shorter)]
+        scale = sum(m[ref] for m in rows) / len(rows)
+        parts = []
+        for w in shorter:
+            d, se = mean_se([(m[w] - m[ref]) / scale for m in rows])
+            parts.append(f"{w:g} s {d:+.1%} ± {se:.1%}")
+        fits = [fit_a_plus_b_over_t(shorter, [m[w] for w in shorter]) for m in rows]
+        d, se = mean_se([(m[ref] - a - b / ref) / scale for m, (a, b) in zip(rows, fits)])
+        print(f"Γ = {gamma:g}, {len(rows)} packings, above the {ref:g} s window: " + ", ".join(parts) +
+              f"; the {ref:g} s window above a + b/T fitted to the shorter ones: {d:+.1%} ± {se:.1%}")
 
 
 if __name__ == "__main__":
