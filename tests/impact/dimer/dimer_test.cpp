@@ -227,13 +227,17 @@ TEST(DimerRun, AChatteringTipRestsInTheDriftMode) {
 struct BallImpact {
   double t, approach;
 };
-std::vector<BallImpact> ball_on_plate(const Params& p, double h0, double t_end, double min_speed) {
+struct BallFlight {
+  double t0, y0, v0;  // a flight from height y0 (the ball's lowest point) at speed v0, at t0
+};
+std::vector<BallImpact> ball_on_plate(const Params& p, BallFlight start, double t_end,
+                                      double min_speed) {
   const auto yp = [&](double t) { return plate_motion(p, t).y; };
   const auto vp = [&](double t) { return plate_motion(p, t).v; };
   const auto ap = [&](double t) { return plate_motion(p, t).a; };
   std::vector<BallImpact> impacts;
-  double t0 = 0.0, y0 = h0, v0 = 0.0;  // flight from (t0, y0, v0), y the ball's lowest point
-  const double scan = 1e-6;            // far below a chatter's flights at this Γ
+  double t0 = start.t0, y0 = start.y0, v0 = start.v0;
+  const double scan = 1e-6;  // far below a chatter's flights at this Γ
   while (t0 < t_end) {
     const auto gap = [&](double t) {
       return y0 + v0 * (t - t0) - 0.5 * p.g * (t - t0) * (t - t0) - yp(t);
@@ -257,6 +261,9 @@ std::vector<BallImpact> ball_on_plate(const Params& p, double h0, double t_end, 
     t0 = t, y0 = yp(t), v0 = vp(t) + p.e * approach;
   }
   return impacts;
+}
+std::vector<BallImpact> ball_on_plate(const Params& p, double h0, double t_end, double min_speed) {
+  return ball_on_plate(p, {0.0, h0, 0.0}, t_end, min_speed);  // dropped from rest at t = 0
 }
 
 // Dropped flat (θ₀ = 0), the dimer's tips hit together and it bounces as one ball: its impacts
@@ -322,6 +329,52 @@ TEST(DimerRun, AFlatDimerKeepsTheBallsTwoPeriodOrbitInsideItsStabilityWindow) {
       EXPECT_EQ(r.motion, DimerMotion::mixed);
     } else {
       EXPECT_GT(worst, 1e-2);
+    }
+  }
+}
+
+// Fig. 17's jump with flutter pairs two orbits of the ball (docs/dimer.md): the left tip on
+// the one-impact-a-period orbit (twice period-doubled at Γ = 1.4, e = 0.65: four impacts before
+// it repeats, still one a period), the right on the one-impact-every-two-periods orbit. The
+// dimer started on them (the left tip where the exact ball is after 400 periods on its
+// attractor, the right at the apex of the two-period orbit, 16° of tilt between them) keeps
+// the pairing with a rod of 0.35 g, a 5 mm glass rod (the paper gives no rod), and leaves it
+// for the flat chatter without one: the rod mass the paper omits decides whether the mode is
+// an attractor at all.
+TEST(DimerRun, JumpWithFlutterIsAnAttractorOnlyWithTheRod) {
+  for (const double rod_mass : {0.0, 3.5e-4}) {
+    Params p = plate_dimer(3.9, 25.0, 1.4);
+    p.m_r = rod_mass;
+    const double period = 2.0 * kPi / p.omega, aw = p.amplitude * p.omega;
+    // Newton's law relaunches a flight of n periods (speed ngT/2) where the plate moves at
+    // ngT/2 (1 − e)/(1 + e), on its decelerating branch (the stable one)
+    const auto impact_phase = [&](int n) {
+      return -std::asin(0.5 * n * p.g * period * (1.0 - p.e) / (1.0 + p.e) / aw);
+    };
+    p.phase = impact_phase(2);  // the right tip hits at t = −T, T, 3T, ...: its apex at t = 0
+    const double t_left = std::fmod((impact_phase(1) - p.phase) / p.omega + period, period);
+    const double settle = 400.0 * period;  // the left ball from 1 % above the unstable orbit
+    const std::vector<BallImpact> ball =
+        ball_on_plate(p, {t_left, plate_motion(p, t_left).y, 0.505 * p.g * period}, settle, 1e-3);
+    ASSERT_GT(ball.size(), 40u);
+    EXPECT_NEAR(ball.back().t - ball[ball.size() - 41].t, 40.0 * period, 0.5 * period);
+    const BallImpact& last = ball.back();  // the left tip's state at t = 400T, phase α again
+    const double s = settle - last.t, v_out = plate_motion(p, last.t).v + p.e * last.approach;
+    const double y_left = plate_motion(p, last.t).y + v_out * s - 0.5 * p.g * s * s;
+    const double v_left = v_out - p.g * s;
+    const double y_right = plate_motion(p, 0.0).y + 0.5 * p.g * period * period;
+    State y = State::Zero(6);  // tips at (y_left, v_left) and (y_right, 0)
+    y[2] = std::asin((y_right - y_left) / p.l);
+    y[1] = 0.5 * (y_left + y_right) + p.r;
+    y[4] = 0.5 * v_left;
+    y[5] = -v_left / (p.l * std::cos(y[2]));
+    const Result r = run_dimer(p, y, options(p, 10.0));
+    ASSERT_EQ(r.status, RunStatus::completed) << rod_mass;
+    if (rod_mass > 0.0) {
+      EXPECT_NEAR(r.impacts_per_period[0], 1.0, 0.05);
+      EXPECT_NEAR(r.impacts_per_period[1], 0.5, 0.05);
+    } else {
+      EXPECT_GT(r.impacts_per_period[1], 1.0);
     }
   }
 }
