@@ -112,6 +112,9 @@ def paired_against_reference(by_gamma, windows, ref):
         sys.exit(f"--reference {ref:g}: needs that window and two shorter ones")
     for gamma, rows in sorted(by_gamma.items()):
         rows = [r[2] for r in rows if ref in r[2] and all(w in r[2] for w in shorter)]
+        if not rows:  # no packing at this Γ ran as long as the reference window
+            print(f"Γ = {gamma:g}: no packing has the {ref:g} s window")
+            continue
         scale = sum(m[ref] for m in rows) / len(rows)
         parts = []
         for w in shorter:
